@@ -1,0 +1,140 @@
+"""The game state: one pydantic model that round-trips through JSON.
+
+Everything the rules need lives here, secrets included; ``views.py`` decides
+what each cat may see. Nothing here is sent to a client as it is.
+"""
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .domain import Form, Ingredient, Phase, Place, Reason, Role, Side, Spell
+from .tables import DISCUSSION_LIMIT_DEFAULT, DISCUSSION_LIMIT_MAX, DISCUSSION_LIMIT_MIN
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class Settings(_Model):
+    """Room options the host sets in the lobby (§9, §10, §2.1)."""
+
+    #: Seconds per timed discussion step, or None for Off (§9).
+    discussion_limit: int | None = Field(
+        default=DISCUSSION_LIMIT_DEFAULT, ge=DISCUSSION_LIMIT_MIN, le=DISCUSSION_LIMIT_MAX
+    )
+    #: Custom role set (§2.1); None = the table for the player count.
+    roles: list[Role] | None = None
+    #: Show an exiled cat's role on the vote result (§8), default off.
+    reveal_role_on_exile: bool = False
+
+
+class Outcome(_Model):
+    winner: Side
+    reason: Reason
+    day: int
+
+
+class Cat(_Model):
+    name: str
+    role: Role
+    form: Form = Form.HUMAN
+    away: bool = False
+    hand: list[Ingredient] = Field(default_factory=list)
+    #: Private messages for this cat only (spell worked/failed, guard repelled…).
+    notes: list[dict] = Field(default_factory=list)
+    #: Seer results: [{"day", "target", "witch"}].
+    seer_results: list[dict] = Field(default_factory=list)
+
+
+class WitchChoice(_Model):
+    place: Place | None = None
+    spell: Spell | None = None
+    target: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.spell is not None
+
+
+class Day(_Model):
+    """What happens on one day. Secrets stay here until the game ends."""
+
+    number: int
+    required: list[Ingredient] = Field(default_factory=list)
+    #: Ingredients dropped because too few cats were in human form (§2.2).
+    dropped: list[Ingredient] = Field(default_factory=list)
+    places: dict[str, Place] = Field(default_factory=dict)
+    restore: str | None = None
+    guarding: bool = False  # the Knight chose Guard today
+    guard_place: Place | None = None
+    witch_choices: dict[str, WitchChoice] = Field(default_factory=dict)
+    #: After the day resolves: public evening news.
+    new_frogs: list[str] = Field(default_factory=list)
+    restored: list[str] = Field(default_factory=list)
+    #: Spells as resolved (revealed at the end): [{"witch","place","spell","target","worked"}].
+    spells: list[dict] = Field(default_factory=list)
+    seer_used: bool = False
+    pickpocket_used: bool = False
+    pickpocket_target: str | None = None  # peeked, take still pending
+    approval_started: bool = False  # the day's first yes/no vote has started (§6.4)
+    proposals: list[dict] = Field(default_factory=list)  # [{"chief","members","yes","no","passed"}]
+    ritual_members: list[str] = Field(default_factory=list)
+    ritual_result: str | None = None  # "success" | "failure" | "cursed"
+    vote: dict | None = None  # {"votes": {voter: target|None}, "exiled": name|None}
+
+
+class GameState(_Model):
+    game: str = "catch_the_witch"
+    version: int = 1
+    players: list[Cat]
+    settings: Settings
+    host: str
+    rng: int
+    #: Pinned duck draws (replay files, tests); index = day - 1. Never shown.
+    scripted_required: list[list[Ingredient]] = Field(default_factory=list)
+
+    phase: Phase = Phase.ROLE_CHECK
+    #: Increases on every change of step; timers carry it so stale ones are ignored.
+    step: int = 0
+    deadline: float | None = None
+    day: int = 0
+    seals: int = 0
+    rituals_held: int = 0
+    curse: int = 0
+    chief: str | None = None
+    last_proposer: str | None = None
+    #: Who has acted in the current step, and what they chose where the step keeps it.
+    done: list[str] = Field(default_factory=list)
+    approvals: dict[str, bool] = Field(default_factory=dict)
+    exile_votes: dict[str, str | None] = Field(default_factory=dict)
+    played: dict[str, str] = Field(default_factory=dict)
+    days: list[Day] = Field(default_factory=list)
+    outcome: Outcome | None = None
+
+    # -- lookups -----------------------------------------------------------------
+    def cat(self, name: str) -> Cat:
+        for cat in self.players:
+            if cat.name == name:
+                return cat
+        raise KeyError(name)
+
+    def has_cat(self, name: str) -> bool:
+        return any(cat.name == name for cat in self.players)
+
+    @property
+    def today(self) -> Day:
+        return self.days[-1]
+
+    def names(self) -> list[str]:
+        return [cat.name for cat in self.players]
+
+    def humans(self) -> list[Cat]:
+        return [cat for cat in self.players if cat.form is Form.HUMAN]
+
+    def human_names(self) -> list[str]:
+        return [cat.name for cat in self.players if cat.form is Form.HUMAN]
+
+    def seat_of(self, name: str) -> int:
+        return self.names().index(name)
+
+    def clone(self) -> "GameState":
+        return self.model_copy(deep=True)

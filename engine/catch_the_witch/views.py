@@ -1,0 +1,209 @@
+"""What each cat may see (RULES §2.3, ARCHITECTURE "hidden information").
+
+``view(state, player)`` builds a fresh JSON-ready dict from named fields only:
+a field of the state reaches a client only if this file copies it. ``player``
+None gives the public "table screen" view.
+
+Public: forms, Away marks, the host, the day, seals, curse gauge, Chief, the
+duck's ingredients, the evening news, proposals and yes/no votes once
+revealed, ritual members and Success/Failure, exile votes once counted, and
+whom a public step waits for. Private: own role and hand, own pending
+choices, own Seer results, own notes; witches see witches (the Crow sees them
+too) and the witches' choices during their 15 s; the Knight sees the counts.
+Never: the seed, pinned draws, other cats' roles, hands, places, spells,
+votes before they are revealed, or the cards played in a ritual.
+At the end every role and the whole timeline are revealed.
+"""
+
+from typing import Any
+
+from . import rules, tables
+from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, Role
+from .state import Cat, Day, GameState
+
+#: Steps whose waiting list is public (everyone can see who has not tapped yet).
+_PUBLIC_WAITING = frozenset(
+    {
+        Phase.ROLE_CHECK, Phase.EVENING, Phase.DISCUSSION, Phase.PROPOSAL, Phase.APPROVAL,
+        Phase.APPROVAL_RESULT, Phase.RITUAL, Phase.RITUAL_RESULT, Phase.VOTE, Phase.VOTE_RESULT,
+    }
+)  # fmt: skip
+#: Steps after the day's spells are resolved (the evening news is public from here).
+_AFTER_DAY = frozenset(
+    {
+        Phase.EVENING, Phase.DISCUSSION, Phase.PROPOSAL, Phase.APPROVAL, Phase.APPROVAL_RESULT,
+        Phase.RITUAL, Phase.RITUAL_RESULT, Phase.SQUABBLE, Phase.VOTE, Phase.VOTE_RESULT,
+        Phase.GAME_OVER,
+    }
+)  # fmt: skip
+
+
+def view(state: GameState, player: str | None) -> dict[str, Any]:
+    s = state
+    me = s.cat(player) if player is not None else None
+    over = s.phase is Phase.GAME_OVER
+    phase, deadline = s.phase, s.deadline
+    if phase is Phase.GUARD and not (me and me.role is Role.KNIGHT):
+        # Only the Knight knows he is guarding; everyone else still sees the place choice.
+        phase, deadline = Phase.PLACE_CHOICE, None
+    waiting = rules.waiting_for(s)
+    result: dict[str, Any] = {
+        "game": s.game,
+        "you": player,
+        "phase": phase.value,
+        "deadline": deadline,
+        "day": s.day,
+        "knights_day": rules.knights_day(s),
+        "seals": s.seals,
+        "seals_to_win": rules.seals_to_win(s),
+        "rituals_held": s.rituals_held,
+        "curse": s.curse,
+        "curse_capacity": tables.CURSE_CAPACITY,
+        "chief": s.chief,
+        "host": s.host,
+        "open_places": [p.value for p in tables.open_places(max(s.day, 1))],
+        "unlocked_spells": [sp.value for sp in rules.unlocked_spells(s)],
+        "settings": {
+            "discussion_limit": s.settings.discussion_limit,
+            "reveal_role_on_exile": s.settings.reveal_role_on_exile,
+        },
+        "players": [_public_cat(s, cat, me, seat, over) for seat, cat in enumerate(s.players, 1)],
+        "waiting": waiting if s.phase in _PUBLIC_WAITING else None,
+        "your_turn": bool(me and me.name in waiting),
+        "today": _public_day(s, s.days[-1]) if s.days else None,
+        "history": [_public_day(s, day) for day in s.days[:-1]],
+        "me": _private(s, me) if me else None,
+        "outcome": s.outcome.model_dump(mode="json") if s.outcome else None,
+    }
+    if over:
+        result["reveal"] = {
+            "roles": {cat.name: cat.role.value for cat in s.players},
+            "witch_score": rules.witch_score(s),
+            "timeline": [_full_day(day) for day in s.days],
+        }
+    return result
+
+
+def _public_cat(s: GameState, cat: Cat, me: Cat | None, seat: int, over: bool) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": cat.name,
+        "seat": seat,
+        "form": cat.form.value,
+        "away": cat.away,
+    }
+    role = _known_role(s, cat, me, over)
+    if role is not None:
+        entry["role"] = role.value
+    return entry
+
+
+def _known_role(s: GameState, cat: Cat, me: Cat | None, over: bool) -> Role | None:
+    """§2.3 who knows what; §8 reveal-on-exile; §1 everything at the end."""
+    if over or (me is not None and cat.name == me.name):
+        return cat.role
+    if cat.form is Form.EXILED and s.settings.reveal_role_on_exile:
+        return cat.role
+    if me is not None and me.role in (Role.WITCH, Role.CROW) and cat.role is Role.WITCH:
+        return cat.role
+    return None
+
+
+def _public_day(s: GameState, day: Day) -> dict[str, Any]:
+    is_today = day.number == s.day
+    resolved = not is_today or s.phase in _AFTER_DAY
+    entry: dict[str, Any] = {
+        "day": day.number,
+        "required": [i.value for i in day.required],
+        "dropped": [i.value for i in day.dropped] if resolved else [],
+        "new_frogs": list(day.new_frogs),
+        "restored": list(day.restored),
+        # A proposal holds its yes/no lists only once everyone has voted (§3.6).
+        "proposals": [dict(p) for p in day.proposals],
+        "ritual_members": list(day.ritual_members),
+        "ritual_result": day.ritual_result,
+        "vote": day.vote,
+    }
+    if is_today and s.phase is Phase.RITUAL:
+        entry["played"] = [name for name in day.ritual_members if name in s.played]
+    if day.vote and day.vote["exiled"] and s.settings.reveal_role_on_exile:
+        entry["exiled_role"] = s.cat(day.vote["exiled"]).role.value
+    return entry
+
+
+def _private(s: GameState, me: Cat) -> dict[str, Any]:
+    today = s.days[-1] if s.days else None
+    mine: dict[str, Any] = {
+        "name": me.name,
+        "role": me.role.value,
+        "side": me.role.side.value,
+        "form": me.form.value,
+        "away": me.away,
+        "hand": [i.value for i in me.hand],
+        "has_nightshade": me.role in (Role.WITCH, Role.CROW),
+        "notes": list(me.notes),
+    }
+    if me.role in (Role.WITCH, Role.CROW):
+        mine["witches"] = [c.name for c in s.players if c.role is Role.WITCH and c is not me]
+    if me.role is Role.SEER:
+        mine["seer_results"] = list(me.seer_results)
+        mine["seer_used_today"] = bool(today and today.seer_used)
+    if me.role is Role.PICKPOCKET and today:
+        mine["pickpocket_used_today"] = today.pickpocket_used
+        if today.pickpocket_target:
+            victim = s.cat(today.pickpocket_target)
+            mine["peek"] = {"target": victim.name, "hand": [i.value for i in victim.hand]}
+    if today is None:
+        return mine
+    _private_day(s, me, today, mine)
+    return mine
+
+
+def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> None:
+    """Own choices of the current step, and the counts a witch or guarding Knight may see."""
+    phase = s.phase
+    if me.name in today.places:
+        mine["place"] = today.places[me.name].value
+    if me.role is Role.HERBALIST and today.restore:
+        mine["restore"] = today.restore
+    if me.role is Role.KNIGHT:
+        mine["guarding"] = today.guarding
+        if today.guard_place:
+            mine["guard_place"] = today.guard_place.value
+        if phase is Phase.GUARD:
+            mine["counts"] = _counts(s)
+    if me.role.is_witch and phase is Phase.WITCHES and me.form is Form.HUMAN:
+        mine["counts"] = _counts(s)
+        mine["witch_choices"] = {
+            name: choice.model_dump(mode="json") for name, choice in today.witch_choices.items()
+        }
+        own = today.witch_choices.get(me.name)
+        if own and own.place:
+            mine["at_my_place"] = [n for n in rules.cats_at(s, own.place) if n != me.name]
+    elif me.role.is_witch and me.name in today.witch_choices:
+        mine["witch_choice"] = today.witch_choices[me.name].model_dump(mode="json")
+    if phase is Phase.APPROVAL and me.name in s.approvals:
+        mine["approve"] = s.approvals[me.name]
+    if phase is Phase.RITUAL and me.name in s.played:
+        mine["played"] = s.played[me.name]
+    if phase is Phase.VOTE and me.name in s.exile_votes:
+        mine["vote"] = s.exile_votes[me.name]
+    if phase in (Phase.ROLE_CHECK, Phase.DISCUSSION) or phase in rules.CONFIRM_PHASES:
+        mine["done"] = me.name in s.done
+    if phase is Phase.RITUAL and me.name in today.ritual_members:
+        mine["playable"] = _playable(me)
+
+
+def _counts(s: GameState) -> dict[str, int]:
+    return {place.value: n for place, n in rules.place_counts(s).items()}
+
+
+def _playable(me: Cat) -> list[str]:
+    cards = list(dict.fromkeys(i.value for i in me.hand)) or [EMPTY_PAW]
+    if me.role in (Role.WITCH, Role.CROW):
+        cards.append(NIGHTSHADE)
+    return cards
+
+
+def _full_day(day: Day) -> dict[str, Any]:
+    """Everything about a day, for the final reveal. Ritual cards stay secret (§7)."""
+    return day.model_dump(mode="json", exclude={"pickpocket_target"})

@@ -1,0 +1,34 @@
+"""Errors a player can read. Raising one never changes the game state."""
+
+
+class GameError(Exception):
+    """Base: ``code`` is stable for programs, ``message`` is for people."""
+
+    code = "game_error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidAction(GameError):
+    """The message is malformed: unknown type, missing or mistyped field."""
+
+    code = "invalid_action"
+
+
+class IllegalAction(GameError):
+    """The message is well formed but the rules forbid it now.
+
+    ``rule`` names the RULES.md section broken, so a player (and a developer)
+    can jump from the error to the rule.
+    """
+
+    code = "illegal_action"
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return f"{self.message} (RULES {self.rule})" if self.rule else self.message
