@@ -27,6 +27,8 @@ WITCH_SABOTAGE_CHANCE = 0.9
 CROW_SABOTAGE_CHANCE = 0.6
 WITCH_REJECT_CHANCE = 0.5
 SUSPICION_TO_VOTE = 0.6
+SUSPICION_TO_VOTE_WITH_JESTER = 1.2  # exiling the Jester loses the game: want more evidence
+JESTER_SABOTAGE_CHANCE = 0.3
 SUSPICION_TO_REJECT = 0.9
 
 
@@ -69,15 +71,18 @@ def cleared(v: View) -> set[str]:
 
 
 def suspicion(v: View) -> dict[str, float]:
-    """Evidence from public facts: failed rituals weigh on their members, successes clear
-    them, frogs were likely attacked by witches. Private knowledge overrides."""
+    """Evidence from public facts: failed rituals weigh on their members (on the others
+    only, when this cat was a member and so knows it played true), successes clear them,
+    frogs were likely attacked by witches. Private knowledge overrides."""
+    me = v["me"]["name"]
     score = {p["name"]: 0.0 for p in v["players"]}
     days = [*v["history"], *([v["today"]] if v["today"] else [])]
     for day in days:
         members = day["ritual_members"]
         if day["ritual_result"] == "failure" and members:
-            for name in members:
-                score[name] += 1.0 / len(members) * 2
+            suspects = [n for n in members if n != me] or members
+            for name in suspects:
+                score[name] += 2.0 / len(suspects)
         elif day["ritual_result"] == "success":
             for name in members:
                 score[name] -= 0.4
@@ -88,6 +93,12 @@ def suspicion(v: View) -> dict[str, float]:
     for name in cleared(v):
         score[name] -= 100.0
     return score
+
+
+def most_suspected(v: View, names: list[str]) -> str:
+    """Ties go to the earlier seat, so cats reading the same evidence agree."""
+    score = suspicion(v)
+    return max(names, key=lambda n: (score[n], -names.index(n)))
 
 
 def _witch_side(me: dict) -> bool:
@@ -249,7 +260,7 @@ def _ritual(v: View, me: dict, rng: Rng) -> Act:
     if me["role"] == "crow":
         if not set(me["witches"]) & set(members) and rng.chance(CROW_SABOTAGE_CHANCE):
             return {"type": "play_card", "card": NIGHTSHADE}
-    if me["role"] == "jester":  # wants to look guilty
+    if me["role"] == "jester" and rng.chance(JESTER_SABOTAGE_CHANCE):  # wants to look guilty
         wrong = [c for c in playable if c not in required]
         if wrong:
             return {"type": "play_card", "card": wrong[0]}
@@ -269,19 +280,19 @@ def _ritual(v: View, me: dict, rng: Rng) -> Act:
 def _vote(v: View, me: dict, rng: Rng) -> Act:
     if not v["your_turn"]:
         return None
-    score = suspicion(v)
     options = [n for n in humans(v) if n != me["name"]]
     if me["role"] == "jester":
         return {"type": "vote", "target": None}
-    if _witch_side(me):
+    if _witch_side(me):  # vote with the village's evidence, never against a witch
         allies = set(me.get("witches", []))
         options = [n for n in options if n not in allies]
         if not options:
             return {"type": "vote", "target": None}
-        return {"type": "vote", "target": max(options, key=lambda n: (score[n], rng.below(100)))}
-    target = max(options, key=lambda n: (score[n], rng.below(100)))
+    # Witches blend in by following the village's own rule on the evidence.
+    target = most_suspected(v, options)
     final_day = v["day"] >= v["knights_day"]
-    if score[target] >= SUSPICION_TO_VOTE or final_day:
+    needed = SUSPICION_TO_VOTE_WITH_JESTER if "jester" in v["role_set"] else SUSPICION_TO_VOTE
+    if suspicion(v)[target] >= needed or final_day:
         return {"type": "vote", "target": target}
     return {"type": "vote", "target": None}
 

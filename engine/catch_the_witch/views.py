@@ -15,6 +15,7 @@ votes before they are revealed, or the cards played in a ritual.
 At the end every role and the whole timeline are revealed.
 """
 
+from collections import Counter
 from typing import Any
 
 from . import rules, tables
@@ -61,6 +62,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         "curse_capacity": tables.CURSE_CAPACITY,
         "chief": s.chief,
         "host": s.host,
+        "role_set": _role_set(s),
         "open_places": [p.value for p in tables.open_places(max(s.day, 1))],
         "unlocked_spells": [sp.value for sp in rules.unlocked_spells(s)],
         "settings": {
@@ -82,6 +84,12 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             "timeline": [_full_day(day) for day in s.days],
         }
     return result
+
+
+def _role_set(s: GameState) -> dict[str, int]:
+    """How many of each role are in play (public: the table or the host's custom set)."""
+    counts = Counter(cat.role for cat in s.players)
+    return {role.value: counts[role] for role in tables.ROLE_ORDER if counts[role]}
 
 
 def _public_cat(s: GameState, cat: Cat, me: Cat | None, seat: int, over: bool) -> dict[str, Any]:

@@ -1,0 +1,123 @@
+"""Balance simulator: bots play many games; win rates by side and reason (RULES §11).
+
+    python -m engine.simulate --players 6 --games 2000 --seed 1 --json
+    python -m engine.simulate --players 4-12 --games 2000      # a table per count
+"""
+
+import argparse
+import json
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from .catch_the_witch.autoplay import play_new
+from .catch_the_witch.domain import Reason, Side
+
+
+def _play_range(args: tuple[int, int, int, dict]) -> dict[str, Any]:
+    count, first_seed, games, settings = args
+    wins: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    days = illegal = actions = unfinished = 0
+    for seed in range(first_seed, first_seed + games):
+        run = play_new(count, seed, settings)
+        illegal += run.illegal_actions
+        actions += run.actions
+        outcome = run.state.outcome
+        if outcome is None:
+            unfinished += 1
+            continue
+        wins[outcome.winner.value] += 1
+        reasons[outcome.reason.value] += 1
+        days += outcome.day
+    return {"wins": wins, "reasons": reasons, "days": days, "illegal": illegal,
+            "actions": actions, "unfinished": unfinished}  # fmt: skip
+
+
+def simulate(
+    players: int, games: int, seed: int = 0, settings: dict | None = None, workers: int = 1
+) -> dict[str, Any]:
+    """Play ``games`` games of ``players`` bots; seeds seed, seed+1, …"""
+    settings = settings or {}
+    chunks = max(1, min(workers * 4, games))
+    size, extra = divmod(games, chunks)
+    jobs, start = [], seed
+    for i in range(chunks):
+        n = size + (1 if i < extra else 0)
+        if n:
+            jobs.append((players, start, n, settings))
+            start += n
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_play_range, jobs))
+    else:
+        parts = [_play_range(job) for job in jobs]
+    wins = Counter({side.value: 0 for side in Side})
+    reasons = Counter({reason.value: 0 for reason in Reason})
+    days = illegal = actions = unfinished = 0
+    for part in parts:
+        wins.update(part["wins"])
+        reasons.update(part["reasons"])
+        days += part["days"]
+        illegal += part["illegal"]
+        actions += part["actions"]
+        unfinished += part["unfinished"]
+    finished = games - unfinished
+    return {
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "wins": dict(wins),
+        "win_rates": {k: round(v / games, 4) for k, v in wins.items()},
+        "reasons": dict(reasons),
+        "avg_days": round(days / finished, 3) if finished else None,
+        "avg_actions": round(actions / games, 1),
+        "illegal_actions": illegal,
+        "unfinished": unfinished,
+    }
+
+
+def _counts(text: str) -> list[int]:
+    if "-" in text:
+        low, high = (int(x) for x in text.split("-"))
+        return list(range(low, high + 1))
+    return [int(x) for x in text.split(",")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.simulate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", default="4-12", help="a count, a list 4,6,8 or a range 4-12")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--limit", type=int, default=120, help="discussion limit in seconds")
+    parser.add_argument("--workers", type=int, default=1, help="processes (the machine has 2)")
+    parser.add_argument("--json", action="store_true", help="one JSON object (a list for ranges)")
+    args = parser.parse_args(argv)
+    counts = _counts(args.players)
+    settings = {"discussion_limit": args.limit}
+    results = [simulate(n, args.games, args.seed, settings, args.workers) for n in counts]
+    if args.json:
+        print(json.dumps(results[0] if len(results) == 1 else results))
+    else:
+        print(_table(results))
+    return 1 if any(r["illegal_actions"] or r["unfinished"] for r in results) else 0
+
+
+def _table(results: list[dict[str, Any]]) -> str:
+    reasons = [r.value for r in Reason]
+    head = ["cats", "games", "villagers", "witches", "jester", "avg days", "illegal"]
+    lines = [" | ".join(head + reasons)]
+    for r in results:
+        rates = r["win_rates"]
+        row = [str(r["players"]), str(r["games"]),
+               f"{rates['villagers']:.1%}", f"{rates['witches']:.1%}", f"{rates['jester']:.1%}",
+               str(r["avg_days"]), str(r["illegal_actions"])]  # fmt: skip
+        row += [str(r["reasons"][k]) for k in reasons]
+        lines.append(" | ".join(row))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

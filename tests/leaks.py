@@ -1,0 +1,88 @@
+"""Leak audit by non-interference: a view must not change when secrets change.
+
+``scramble(state, viewer, rng)`` returns a copy of the state where everything the
+viewer may not know is shuffled or rewritten: the roles of cats whose role the
+viewer does not know, other cats' hands, notes and Seer results, today's places
+of others, unrevealed yes/no and exile votes, cards played in the ritual, the
+RNG and the pinned draws. If ``view(state, viewer)`` differs from
+``view(scramble(...), viewer)``, the view depends on a secret: a leak.
+"""
+
+import random
+
+from engine.catch_the_witch import GameState, Phase, view
+from engine.catch_the_witch.domain import Form, Ingredient, Role
+
+
+def known_roles(state: GameState, viewer: str) -> set[str]:
+    me = state.cat(viewer)
+    if state.phase is Phase.GAME_OVER:  # §1: the result screen reveals every role
+        return set(state.names())
+    known = {viewer}
+    if me.role in (Role.WITCH, Role.CROW):
+        known |= {c.name for c in state.players if c.role is Role.WITCH}
+    if state.settings.reveal_role_on_exile:
+        known |= {c.name for c in state.players if c.form is Form.EXILED}
+    return known
+
+
+def scramble(state: GameState, viewer: str, rng: random.Random) -> GameState:
+    s = state.clone()
+    me = s.cat(viewer)
+    others = [c for c in s.players if c.name != viewer]
+    unknown = [c for c in others if c.name not in known_roles(s, viewer)]
+    roles = [c.role for c in unknown]
+    if me.role in (Role.WITCH, Role.CROW):  # they know who the witches are, not the rest
+        roles = [r for r in roles if r is not Role.WITCH]
+        unknown = [c for c in unknown if c.role is not Role.WITCH]
+    rng.shuffle(roles)
+    for cat, role in zip(unknown, roles, strict=True):
+        cat.role = role
+    today = s.days[-1] if s.days else None
+    peeked = today.pickpocket_target if (today and me.role is Role.PICKPOCKET) else None
+    for cat in others:
+        if cat.name != peeked:
+            cat.hand = [rng.choice(list(Ingredient)) for _ in range(rng.randrange(0, 4))]
+        cat.notes = [{"day": 1, "kind": "spell", "spell": "frog", "worked": rng.random() < 0.5}]
+        cat.seer_results = [{"day": 1, "target": viewer, "witch": rng.random() < 0.5}]
+    s.rng = rng.getrandbits(64)
+    s.scripted_required = [[rng.choice(list(Ingredient))]]
+    if today is None or s.phase is Phase.GAME_OVER:
+        return s
+    may_see_places = me.role.is_witch and s.phase is Phase.WITCHES
+    if not may_see_places:
+        names = [n for n in today.places if n != viewer]
+        places = [today.places[n] for n in names]
+        rng.shuffle(places)
+        today.places.update(zip(names, places, strict=True))
+    if s.phase is Phase.APPROVAL:
+        for name in s.approvals:
+            if name != viewer:
+                s.approvals[name] = rng.random() < 0.5
+    if s.phase is Phase.VOTE:
+        for name in s.exile_votes:
+            if name != viewer:
+                s.exile_votes[name] = rng.choice([None, *s.human_names()])
+    if s.phase is Phase.RITUAL:
+        for name in s.played:
+            if name != viewer:
+                s.played[name] = rng.choice(["nightshade", "empty", "fish", "rotten"])
+    return s
+
+
+def assert_no_leak(state: GameState, viewer: str, rng: random.Random) -> None:
+    seen = view(state, viewer)
+    scrambled = view(scramble(state, viewer, rng), viewer)
+    assert seen == scrambled, _first_difference(seen, scrambled, viewer)
+
+
+def _first_difference(a, b, viewer: str, path: str = "view") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key) != b.get(key):
+                return _first_difference(a.get(key), b.get(key), viewer, f"{path}.{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return _first_difference(x, y, viewer, f"{path}[{i}]")
+    return f"{viewer}'s view depends on a secret at {path}: {a!r} vs {b!r}"
