@@ -83,7 +83,7 @@ def event(index: int, action: dict, state: GameState, entered: list[Phase]) -> d
     for phase in entered:
         if phase is Phase.PLACE_CHOICE:
             line["required"] = [i.value for i in today.required]
-        elif phase is Phase.EVENING:
+        elif phase is Phase.EVENING or (phase is Phase.GAME_OVER and _ended_at_day_end(today)):
             line["evening"] = {"new_frogs": today.new_frogs, "restored": today.restored,
                                "dropped": [i.value for i in today.dropped]}  # fmt: skip
         elif phase is Phase.APPROVAL_RESULT:
@@ -95,6 +95,11 @@ def event(index: int, action: dict, state: GameState, entered: list[Phase]) -> d
     if state.phase is Phase.GAME_OVER and today.ritual_result and "ritual" not in line:
         line["ritual"] = today.ritual_result
     return line
+
+
+def _ended_at_day_end(today) -> bool:
+    """§3.4: a game decided at the end-of-day check skips the evening; report its news."""
+    return today.ritual_result is None and not today.proposals
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,79 @@
+"""The replay and simulator command lines, and the example scenario files."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import replay, simulate
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
+REASONS = {"seals_complete", "witches_exiled", "witches_all_frogs", "knights_vote_success",
+           "witches_take_over", "knights_vote_fail", "jester_exiled"}  # fmt: skip
+
+
+def test_scenario_files_cover_every_victory_reason():
+    assert {json.loads(p.read_text())["expect"]["reason"] for p in SCENARIOS} == REASONS
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_replay_reaches_the_expected_outcome(path, capsys):
+    assert replay.main([str(path)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    events = [json.loads(line) for line in lines]
+    expected = json.loads(path.read_text())["expect"]
+    assert events[-1] == {"outcome": expected}
+    assert all("index" in e for e in events[:-1])
+
+
+def test_replay_prints_public_news_and_nothing_secret(capsys):
+    path = next(p for p in SCENARIOS if p.stem == "witches_take_over")
+    replay.main([str(path)])
+    out = capsys.readouterr().out
+    assert '"evening": {"new_frogs": ["Bo"]' in out
+    assert '"role"' not in out
+
+
+def test_replay_stops_at_an_illegal_action_naming_index_and_rule(tmp_path, capsys):
+    bad = {"players": ["a", "b", "c", "d"], "seed": 1,
+           "actions": [{"player": "a", "type": "ready"}, {"player": "b", "type": "propose",
+                                                         "members": ["a", "b"]}]}  # fmt: skip
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    assert replay.main([str(path)]) == 2
+    assert "action 1 (propose): Proposing is not possible now. (RULES §3.5)" in capsys.readouterr().err
+
+
+def test_replay_reports_an_unfinished_game_and_a_broken_file(tmp_path, capsys):
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps({"players": ["a", "b", "c", "d"], "actions": []}))
+    assert replay.main([str(path)]) == 0
+    assert capsys.readouterr().out.strip() == '{"outcome": null}'
+    path.write_text("{")
+    assert replay.main([str(path)]) == 1
+    assert replay.main([]) == 1
+
+
+def test_replay_runs_as_a_module():
+    path = SCENARIOS[0]
+    done = subprocess.run([sys.executable, "-m", "engine.replay", str(path)],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert json.loads(done.stdout.strip().splitlines()[-1])["outcome"] is not None
+
+
+def test_simulate_json_has_the_promised_fields(capsys):
+    assert simulate.main(["--players", "5", "--games", "6", "--seed", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 6 and result["illegal_actions"] == 0
+    assert set(result["wins"]) == {"villagers", "witches", "jester"}
+    assert sum(result["wins"].values()) == 6
+    assert set(result["reasons"]) == REASONS
+    assert result["avg_days"] > 0
+
+
+def test_simulate_table_for_a_range(capsys):
+    assert simulate.main(["--players", "4-5", "--games", "2"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("cats | games | villagers") and len(table) == 3
