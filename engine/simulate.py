@@ -1,7 +1,7 @@
 """Balance simulator: bots play many games; win rates by side and reason (RULES §11).
 
-    python -m engine.simulate --players 6 --games 2000 --seed 1 --json
-    python -m engine.simulate --players 4-12 --games 2000      # a table per count
+python -m engine.simulate --players 6 --games 2000 --seed 1 --json
+python -m engine.simulate --players 4-12 --games 2000      # a table per count
 """
 
 import argparse
@@ -86,8 +86,11 @@ def _counts(text: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.simulate", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.simulate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--players", default="4-12", help="a count, a list 4,6,8 or a range 4-12")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)

@@ -43,7 +43,9 @@ def test_replay_stops_at_an_illegal_action_naming_index_and_rule(tmp_path, capsy
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     assert replay.main([str(path)]) == 2
-    assert "action 1 (propose): Proposing is not possible now. (RULES §3.5)" in capsys.readouterr().err
+    assert (
+        "action 1 (propose): Proposing is not possible now. (RULES §3.5)" in capsys.readouterr().err
+    )
 
 
 def test_replay_reports_an_unfinished_game_and_a_broken_file(tmp_path, capsys):

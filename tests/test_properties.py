@@ -35,7 +35,9 @@ def test_random_games_end_properly_and_never_leak(game):
     names = bot_names(count)
     state = new_game(names, {"discussion_limit": limit, "reveal_role_on_exile": reveal}, seed=seed)
     for index in away:  # the host marks a few cats Away from the start
-        state, _ = apply(state, {"type": "mark_away", "player": names[0], "target": names[index]}, 0)
+        state, _ = apply(
+            state, {"type": "mark_away", "player": names[0], "target": names[index]}, 0
+        )
     audit = random.Random(seed)
     steps_seen: set[int] = set()
 
@@ -55,4 +57,3 @@ def test_random_games_end_properly_and_never_leak(game):
     assert final.outcome.day <= rules.knights_day(final)
     assert final.outcome.winner == final.outcome.reason.winner
     assert GameState.model_validate_json(final.model_dump_json()) == final
-

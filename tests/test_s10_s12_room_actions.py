@@ -102,5 +102,5 @@ def test_s12_the_state_round_trips_through_json_and_views_are_json():
     from engine.catch_the_witch import GameState
 
     assert GameState.model_validate_json(t.state.model_dump_json()) == t.state
-    for name in t.state.names() + [None]:
+    for name in [*t.state.names(), None]:
         json.dumps(view(t.state, name))

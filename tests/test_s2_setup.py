@@ -6,7 +6,7 @@ import pytest
 
 from engine.catch_the_witch import Form, IllegalAction, Role, new_game, tables, view
 from engine.catch_the_witch.autoplay import bot_names
-from tests.table import FOUR, SIX, Table
+from tests.table import FOUR, Table
 
 
 @pytest.mark.parametrize("count", range(4, 13))

@@ -137,8 +137,10 @@ def test_s8_no_self_votes_and_frogs_neither_vote_nor_are_voted_for():
 
 def test_s8_role_of_the_exiled_is_hidden_unless_the_room_option_is_on():
     for reveal in (False, True):
-        t = at_ritual(members=("Bo", "Cy"), settings={"discussion_limit": None,
-                                                      "reveal_role_on_exile": reveal})
+        t = at_ritual(
+            members=("Bo", "Cy"),
+            settings={"discussion_limit": None, "reveal_role_on_exile": reveal},
+        )
         t.do("Bo", "play_card", card="fish")
         t.do("Cy", "play_card", card="fish")
         t.ok_all()

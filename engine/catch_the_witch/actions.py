@@ -111,9 +111,23 @@ class Timeout(_Action):
 
 
 Action = Annotated[
-    Ready | ChoosePlace | ChooseGuard | GuardPlace | WitchPlace | WitchSpell | Ok | EndTalk
-    | SeerLook | PickpocketPeek | PickpocketTake | Propose | Approve | PlayCard | Vote
-    | MarkAway | Timeout,
+    Ready
+    | ChoosePlace
+    | ChooseGuard
+    | GuardPlace
+    | WitchPlace
+    | WitchSpell
+    | Ok
+    | EndTalk
+    | SeerLook
+    | PickpocketPeek
+    | PickpocketTake
+    | Propose
+    | Approve
+    | PlayCard
+    | Vote
+    | MarkAway
+    | Timeout,
     Field(discriminator="type"),
 ]
 ACTION_TYPES = (

@@ -257,9 +257,9 @@ def _ritual(v: View, me: dict, rng: Rng) -> Act:
         first_witch = next(n for n in members if n == me["name"] or n in me["witches"])
         if first_witch == me["name"] and rng.chance(WITCH_SABOTAGE_CHANCE):
             return {"type": "play_card", "card": NIGHTSHADE}
-    if me["role"] == "crow":
-        if not set(me["witches"]) & set(members) and rng.chance(CROW_SABOTAGE_CHANCE):
-            return {"type": "play_card", "card": NIGHTSHADE}
+    witches_on_it = set(me.get("witches", [])) & set(members)
+    if me["role"] == "crow" and not witches_on_it and rng.chance(CROW_SABOTAGE_CHANCE):
+        return {"type": "play_card", "card": NIGHTSHADE}
     if me["role"] == "jester" and rng.chance(JESTER_SABOTAGE_CHANCE):  # wants to look guilty
         wrong = [c for c in playable if c not in required]
         if wrong:

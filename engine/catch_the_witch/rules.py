@@ -206,9 +206,9 @@ def cats_at(state: GameState, place: Place) -> list[str]:
     today = state.today
     result = []
     for cat in state.players:
-        if today.places.get(cat.name) is place:
-            result.append(cat.name)
-        elif (choice := today.witch_choices.get(cat.name)) and choice.place is place:
+        if today.places.get(cat.name) is place or (
+            (choice := today.witch_choices.get(cat.name)) and choice.place is place
+        ):
             result.append(cat.name)
     return result
 
@@ -225,7 +225,9 @@ def waiting_for(state: GameState) -> list[str]:
             if c.name not in today.places and not (c.role is Role.KNIGHT and today.guarding)
         ]
     if phase is Phase.GUARD:
-        return [c.name for c in state.players if c.role is Role.KNIGHT and today.guard_place is None]
+        return [
+            c.name for c in state.players if c.role is Role.KNIGHT and today.guard_place is None
+        ]
     if phase is Phase.WITCHES:
         return [
             c.name
@@ -304,7 +306,9 @@ def witch_score(state: GameState) -> int:
 # --------------------------------------------------------------------------------------
 # apply
 # --------------------------------------------------------------------------------------
-def apply(state: GameState, action: Action | dict | str, now: float) -> tuple[GameState, list[Effect]]:
+def apply(
+    state: GameState, action: Action | dict | str, now: float
+) -> tuple[GameState, list[Effect]]:
     """Apply one action at time ``now`` (seconds). Returns (new state, effects)."""
     action = parse_action(action)
     turn = _Turn(state.clone(), now)
@@ -474,9 +478,7 @@ class _Turn:
             if action.target == cat.name:
                 raise IllegalAction("Choose another cat as the target.", "§5")
             if action.target not in cats_at(s, choice.place):
-                raise IllegalAction(
-                    f"{action.target} is not at the {choice.place.value}.", "§5"
-                )
+                raise IllegalAction(f"{action.target} is not at the {choice.place.value}.", "§5")
             target = action.target
         elif action.target is not None:
             raise IllegalAction(f"The {spell.value} spell takes no target.", "§5")
@@ -521,7 +523,9 @@ class _Turn:
             raise IllegalAction("Only the Pickpocket can peek.", "§6.4")
         self._need_human(cat, "§6.4")
         if s.phase not in PICKPOCKET_PHASES or s.today.approval_started:
-            raise IllegalAction("Peeking is possible from the evening until the first yes/no vote.", "§6.4")
+            raise IllegalAction(
+                "Peeking is possible from the evening until the first yes/no vote.", "§6.4"
+            )
         if s.today.pickpocket_used:
             raise IllegalAction("The Pickpocket peeks once per day.", "§6.4")
         target = self._target(action.target, "§6.4")
