@@ -28,6 +28,7 @@ CROW_SABOTAGE_CHANCE = 0.6
 WITCH_REJECT_CHANCE = 0.5
 SUSPICION_TO_VOTE = 0.6
 SUSPICION_TO_VOTE_WITH_JESTER = 1.2  # exiling the Jester loses the game: want more evidence
+CLEAR_LEAD_WITH_JESTER = 0.5  # …and a suspect clearly ahead of the next one
 JESTER_SABOTAGE_CHANCE = 0.1
 SUSPICION_TO_REJECT = 0.9
 
@@ -291,8 +292,12 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
     # Witches blend in by following the village's own rule on the evidence.
     target = most_suspected(v, options)
     final_day = v["day"] >= v["knights_day"]
-    needed = SUSPICION_TO_VOTE_WITH_JESTER if "jester" in v["role_set"] else SUSPICION_TO_VOTE
-    if suspicion(v)[target] >= needed or final_day:
+    score = suspicion(v)
+    jester = "jester" in v["role_set"]
+    needed = SUSPICION_TO_VOTE_WITH_JESTER if jester else SUSPICION_TO_VOTE
+    runner_up = max((score[n] for n in options if n != target), default=-1e9)
+    clear = not jester or score[target] - runner_up >= CLEAR_LEAD_WITH_JESTER
+    if (score[target] >= needed and clear) or final_day:
         return {"type": "vote", "target": target}
     return {"type": "vote", "target": None}
 

@@ -17,14 +17,14 @@ _W, _C, _J, _S, _H, _K, _P, _V = (
 #: §2.1 roles by player count: (witch, crow, jester, seer, herbalist, knight, pickpocket, villager)
 ROLE_COUNTS: dict[int, tuple[int, int, int, int, int, int, int, int]] = {
     4: (1, 0, 0, 0, 1, 0, 1, 1),
-    5: (1, 0, 0, 1, 1, 1, 0, 1),
+    5: (1, 1, 0, 0, 1, 1, 0, 1),  # balance: RULES had a Seer, not a Crow (docs/balance.md)
     6: (2, 0, 0, 1, 1, 1, 0, 1),
-    7: (2, 1, 0, 1, 1, 1, 0, 1),
+    7: (2, 0, 0, 1, 1, 1, 0, 2),  # balance: RULES had a Crow, not a 2nd Villager
     8: (2, 1, 1, 1, 1, 1, 0, 1),
     9: (2, 1, 1, 1, 1, 1, 1, 1),
-    10: (3, 1, 1, 1, 1, 1, 1, 1),
-    11: (3, 1, 1, 1, 1, 1, 1, 2),
-    12: (3, 1, 1, 1, 1, 1, 1, 3),
+    10: (2, 1, 1, 1, 1, 1, 1, 2),  # balance: RULES had 3 witches at 10–12 (docs/balance.md)
+    11: (2, 1, 1, 1, 1, 1, 1, 3),
+    12: (2, 1, 1, 1, 1, 1, 1, 4),
 }
 ROLE_ORDER = (_W, _C, _J, _S, _H, _K, _P, _V)
 
