@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.catch_the_witch import apply, new_game, view  # noqa: E402
-from engine.catch_the_witch.autoplay import bot_names, play, play_new  # noqa: E402
+from engine.catch_the_witch import apply, new_game, view
+from engine.catch_the_witch.autoplay import bot_names, play, play_new
 
 GAMES = 30
 
