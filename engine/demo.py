@@ -15,8 +15,8 @@ ICONS = {"forest": "🌲", "meadow": "🌼", "river": "🐟", "cave": "💎", "t
 class Narrator:
     """Prints the public story of a game as it unfolds, like the table screen would."""
 
-    def __init__(self, out=sys.stdout):
-        self.out = out
+    def __init__(self, out=None):
+        self.out = out  # None: whatever sys.stdout is when printing
         self.last_step = -1
 
     def say(self, text: str) -> None:
