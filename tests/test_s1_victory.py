@@ -2,7 +2,7 @@
 
 from engine.catch_the_witch import Reason, Side, rules, view
 from engine.catch_the_witch.domain import Form
-from tests.scenarios.generate import SCENARIOS, quiet_day
+from tests.scenarios.generate import SCENARIOS, quiet_day, to_knights_day_vote
 from tests.table import FOUR, SIX, Table
 
 FISH = [["fish", "fish"]] * 7
@@ -41,28 +41,14 @@ def test_s1_last_witch_exiled_on_the_knights_day_is_knights_vote_success():
 
 def test_s1_jester_exiled_on_the_knights_day_wins_alone():
     roles = {"Ann": "witch", "Bo": "jester", "Cy": "villager", "Di": "villager"}
-    t = Table(roles, settings={"discussion_limit": None}, required=FISH)
-    t.ready_all()
-    for _ in range(4):
-        quiet_day(t)
-    t.places(Bo="river", Cy="river", Di="river")
-    t.witch("Ann", "forest")
-    t.evening()
-    t.curse_day()
+    t = to_knights_day_vote(Table(roles, required=FISH))
     t.votes(Ann="Bo", Cy="Bo", Di="Bo")
     assert t.state.outcome.winner is Side.JESTER
     assert t.state.outcome.reason is Reason.JESTER_EXILED
 
 
 def test_s1_knights_vote_fails_when_a_non_witch_is_exiled():
-    t = Table(FOUR, required=FISH)
-    t.ready_all()
-    for _ in range(4):
-        quiet_day(t)
-    t.places(Bo="river", Cy="river", Di="river")
-    t.witch("Ann", "forest")
-    t.evening()
-    t.curse_day()
+    t = to_knights_day_vote(Table(FOUR, required=FISH))
     t.votes(Ann="Di", Bo="Di", Cy="Di")
     assert t.state.outcome.reason is Reason.KNIGHTS_VOTE_FAIL
 

@@ -67,8 +67,8 @@ def witches_all_frogs() -> Table:
     return t
 
 
-def knights_vote_success() -> Table:
-    t = Table(FOUR, required=FISH2)
+def to_knights_day_vote(t: Table) -> Table:
+    """4 cats (Ann the witch): quiet days until the exile vote of the Knights' day (5)."""
     t.ready_all()
     for _ in range(4):
         quiet_day(t)
@@ -76,6 +76,11 @@ def knights_vote_success() -> Table:
     t.witch("Ann", "forest")
     t.evening()
     t.curse_day()
+    return t
+
+
+def knights_vote_success() -> Table:
+    t = to_knights_day_vote(Table(FOUR, required=FISH2))
     t.votes(Bo="Ann", Cy="Ann", Di="Ann")
     return t
 
