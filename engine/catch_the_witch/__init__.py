@@ -22,11 +22,11 @@ from .rules import (
     waiting_for,
 )
 from .state import GameState, Outcome, Settings
-from .views import view
+from .views import view, views
 
 __all__ = [
     "Action", "Effect", "Form", "GameError", "GameOver", "GameState", "IllegalAction",
     "Ingredient", "InvalidAction", "Outcome", "Phase", "Place", "Reason", "Role", "Settings",
     "Side", "Spell", "StartTimer", "StepChanged", "apply", "new_game", "parse_action",
-    "rematch", "set_host", "start", "validate_role_set", "view", "waiting_for",
+    "rematch", "set_host", "start", "validate_role_set", "view", "views", "waiting_for",
 ]  # fmt: skip

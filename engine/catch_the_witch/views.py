@@ -40,19 +40,24 @@ _AFTER_DAY = frozenset(
 
 
 def view(state: GameState, player: str | None) -> dict[str, Any]:
-    s = state
-    me = s.cat(player) if player is not None else None
-    over = s.phase is Phase.GAME_OVER
-    phase, deadline = s.phase, s.deadline
-    if phase is Phase.GUARD and not (me and me.role is Role.KNIGHT):
-        # Only the Knight knows he is guarding; everyone else still sees the place choice.
-        phase, deadline = Phase.PLACE_CHOICE, None
+    """What ``player`` may see (``None``: the public table screen)."""
+    return _view(state, player, _public_part(state))
+
+
+def views(state: GameState) -> dict[str, dict[str, Any]]:
+    """Every cat's view at once, building the public part once (the push after an action).
+
+    The views share their public sub-dicts: treat them as read-only (serialise them).
+    """
+    public = _public_part(state)
+    return {cat.name: _view(state, cat.name, public) for cat in state.players}
+
+
+def _public_part(s: GameState) -> dict[str, Any]:
+    """Everything that is the same for every viewer."""
     waiting = rules.waiting_for(s)
-    result: dict[str, Any] = {
+    return {
         "game": s.game,
-        "you": player,
-        "phase": phase.value,
-        "deadline": deadline,
         "day": s.day,
         "knights_day": rules.knights_day(s),
         "seals": s.seals,
@@ -69,40 +74,54 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             "discussion_limit": s.settings.discussion_limit,
             "reveal_role_on_exile": s.settings.reveal_role_on_exile,
         },
-        "players": [_public_cat(s, cat, me, seat, over) for seat, cat in enumerate(s.players, 1)],
+        "players": [
+            {"name": cat.name, "seat": seat, "form": cat.form.value, "away": cat.away}
+            for seat, cat in enumerate(s.players, 1)
+        ],
+        "all_waiting": waiting,
         "waiting": waiting if s.phase in _PUBLIC_WAITING else None,
-        "your_turn": bool(me and me.name in waiting),
         "today": _public_day(s, s.days[-1]) if s.days else None,
         "history": [_public_day(s, day) for day in s.days[:-1]],
-        "me": _private(s, me) if me else None,
         "outcome": s.outcome.model_dump(mode="json") if s.outcome else None,
+        "reveal": _reveal(s) if s.phase is Phase.GAME_OVER else None,
     }
+
+
+def _view(s: GameState, player: str | None, public: dict[str, Any]) -> dict[str, Any]:
+    me = s.cat(player) if player is not None else None
+    phase, deadline = s.phase, s.deadline
+    if phase is Phase.GUARD and not (me and me.role is Role.KNIGHT):
+        # Only the Knight knows he is guarding; everyone else still sees the place choice.
+        phase, deadline = Phase.PLACE_CHOICE, None
+    over = s.phase is Phase.GAME_OVER
+    result = {key: value for key, value in public.items() if key not in ("all_waiting", "reveal")}
+    result["you"] = player
+    result["phase"] = phase.value
+    result["deadline"] = deadline
+    result["players"] = [
+        entry if (role := _known_role(s, cat, me, over)) is None else {**entry, "role": role.value}
+        for entry, cat in zip(public["players"], s.players, strict=True)
+    ]
+    result["your_turn"] = bool(me and me.name in public["all_waiting"])
+    result["me"] = _private(s, me) if me else None
     if over:
-        result["reveal"] = {
-            "roles": {cat.name: cat.role.value for cat in s.players},
-            "witch_score": rules.witch_score(s),
-            "timeline": [_full_day(day) for day in s.days],
-        }
+        result["reveal"] = public["reveal"]
     return result
+
+
+def _reveal(s: GameState) -> dict[str, Any]:
+    """§1: the result screen reveals every role, the witch score and the timeline."""
+    return {
+        "roles": {cat.name: cat.role.value for cat in s.players},
+        "witch_score": rules.witch_score(s),
+        "timeline": [_full_day(day) for day in s.days],
+    }
 
 
 def _role_set(s: GameState) -> dict[str, int]:
     """How many of each role are in play (public: the table or the host's custom set)."""
     counts = Counter(cat.role for cat in s.players)
     return {role.value: counts[role] for role in tables.ROLE_ORDER if counts[role]}
-
-
-def _public_cat(s: GameState, cat: Cat, me: Cat | None, seat: int, over: bool) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        "name": cat.name,
-        "seat": seat,
-        "form": cat.form.value,
-        "away": cat.away,
-    }
-    role = _known_role(s, cat, me, over)
-    if role is not None:
-        entry["role"] = role.value
-    return entry
 
 
 def _known_role(s: GameState, cat: Cat, me: Cat | None, over: bool) -> Role | None:

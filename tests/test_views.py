@@ -1,0 +1,36 @@
+"""Views: the batch form equals the single form; the public table view holds no secret."""
+
+from engine.catch_the_witch import GameState, view, views
+from engine.catch_the_witch.autoplay import play_new
+
+
+def test_views_for_everyone_equal_each_cats_own_view_at_every_step():
+    checked = set()
+
+    def compare(action: dict, state: GameState) -> None:
+        if state.step in checked:
+            return
+        checked.add(state.step)
+        assert views(state) == {name: view(state, name) for name in state.names()}
+
+    play_new(9, seed=4, settings={"discussion_limit": 60}, observer=compare)
+    assert len(checked) > 20
+
+
+def test_the_public_table_view_shows_no_role_and_no_private_part_until_the_end():
+    run = play_new(8, seed=2)
+    seen_mid_game = []
+
+    def collect(action: dict, state: GameState) -> None:
+        if state.outcome is None:
+            seen_mid_game.append(view(state, None))
+
+    play_new(8, seed=2, observer=collect)
+    assert seen_mid_game
+    for table in seen_mid_game:
+        assert table["me"] is None and not table["your_turn"]
+        assert all("role" not in p for p in table["players"])
+        assert "reveal" not in table
+    final = view(run.state, None)
+    assert all("role" in p for p in final["players"])
+    assert final["reveal"]["roles"]
