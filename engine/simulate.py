@@ -100,26 +100,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     counts = _counts(args.players)
     settings = {"discussion_limit": args.limit}
-    results = [simulate(n, args.games, args.seed, settings, args.workers) for n in counts]
+    results = []
+    if not args.json:
+        print(_HEADER, flush=True)
+    for count in counts:
+        results.append(simulate(count, args.games, args.seed, settings, args.workers))
+        if not args.json:
+            print(_row(results[-1]), flush=True)  # one row as each count finishes
     if args.json:
         print(json.dumps(results[0] if len(results) == 1 else results))
-    else:
-        print(_table(results))
     return 1 if any(r["illegal_actions"] or r["unfinished"] for r in results) else 0
 
 
-def _table(results: list[dict[str, Any]]) -> str:
-    reasons = [r.value for r in Reason]
-    head = ["cats", "games", "villagers", "witches", "jester", "avg days", "illegal"]
-    lines = [" | ".join(head + reasons)]
-    for r in results:
-        rates = r["win_rates"]
-        row = [str(r["players"]), str(r["games"]),
-               f"{rates['villagers']:.1%}", f"{rates['witches']:.1%}", f"{rates['jester']:.1%}",
-               str(r["avg_days"]), str(r["illegal_actions"])]  # fmt: skip
-        row += [str(r["reasons"][k]) for k in reasons]
-        lines.append(" | ".join(row))
-    return "\n".join(lines)
+_REASONS = [r.value for r in Reason]
+_HEADER = " | ".join(
+    ["cats", "games", "villagers", "witches", "jester", "avg days", "illegal", *_REASONS]
+)
+
+
+def _row(r: dict[str, Any]) -> str:
+    rates = r["win_rates"]
+    cells = [str(r["players"]), str(r["games"])]
+    cells += [f"{rates[side]:.1%}" for side in ("villagers", "witches", "jester")]
+    cells += [str(r["avg_days"]), str(r["illegal_actions"])]
+    cells += [str(r["reasons"][k]) for k in _REASONS]
+    return " | ".join(cells)
 
 
 if __name__ == "__main__":
