@@ -96,10 +96,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--limit", type=int, default=120, help="discussion limit in seconds")
     parser.add_argument("--workers", type=int, default=1, help="processes (the machine has 2)")
+    parser.add_argument(
+        "--roles",
+        help="a custom role set, e.g. witch,witch,crow,seer,… (RULES §2.1; one count only)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object (a list for ranges)")
     args = parser.parse_args(argv)
     counts = _counts(args.players)
-    settings = {"discussion_limit": args.limit}
+    settings: dict[str, Any] = {"discussion_limit": args.limit}
+    if args.roles:
+        settings["roles"] = args.roles.split(",")
+        counts = [len(settings["roles"])]
     results = []
     if not args.json:
         print(_HEADER, flush=True)

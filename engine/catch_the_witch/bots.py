@@ -24,6 +24,7 @@ Act = dict[str, Any] | None
 #: Strategy knobs (bots only; the rules' [design] numbers live in tables.py).
 KNIGHT_GUARD_CHANCE = 0.5
 WITCH_SABOTAGE_CHANCE = 0.9
+WITCH_SABOTAGE_CHANCE_PAIR = 0.5  # on a two-cat ritual the partner knows who failed it
 CROW_SABOTAGE_CHANCE = 0.6
 WITCH_REJECT_CHANCE = 0.5
 SUSPICION_TO_VOTE = 0.6
@@ -202,14 +203,17 @@ def _seer_or_pickpocket(v: View, me: dict, rng: Rng) -> Act:
 
 
 def _wanted_card(v: View, me: dict) -> str | None:
-    """Take a needed ingredient the Pickpocket lacks; otherwise anything but Rotten."""
-    hand = Counter(me["hand"])
+    """Rob only a suspect (a villager's cards are the village's ritual): take a needed
+    ingredient the Pickpocket lacks, else leave the hand alone. The witch side robs
+    anyone of what the village needs tonight."""
     theirs = me["peek"]["hand"]
-    for card in v["today"]["required"]:
-        if card in theirs and hand[card] == 0:
-            return card
-    useful = [c for c in theirs if c != "rotten"]
-    return useful[0] if useful else None
+    needed = [card for card in v["today"]["required"] if card in theirs]
+    if not needed:
+        return None
+    if me["side"] == "villagers" and suspicion(v)[me["peek"]["target"]] < SUSPICION_TO_VOTE:
+        return None
+    hand = Counter(me["hand"])
+    return next((card for card in needed if hand[card] == 0), needed[0])
 
 
 def _proposal(v: View, me: dict, rng: Rng) -> Act:
@@ -256,7 +260,8 @@ def _ritual(v: View, me: dict, rng: Rng) -> Act:
     members = v["today"]["ritual_members"]
     if me["role"] == "witch":
         first_witch = next(n for n in members if n == me["name"] or n in me["witches"])
-        if first_witch == me["name"] and rng.chance(WITCH_SABOTAGE_CHANCE):
+        chance = WITCH_SABOTAGE_CHANCE if len(members) > 2 else WITCH_SABOTAGE_CHANCE_PAIR
+        if first_witch == me["name"] and rng.chance(chance):
             return {"type": "play_card", "card": NIGHTSHADE}
     witches_on_it = set(me.get("witches", [])) & set(members)
     if me["role"] == "crow" and not witches_on_it and rng.chance(CROW_SABOTAGE_CHANCE):

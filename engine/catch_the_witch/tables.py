@@ -20,11 +20,11 @@ ROLE_COUNTS: dict[int, tuple[int, int, int, int, int, int, int, int]] = {
     5: (1, 1, 0, 0, 1, 1, 0, 1),  # balance: RULES had a Seer, not a Crow (docs/balance.md)
     6: (2, 0, 0, 1, 1, 1, 0, 1),
     7: (2, 0, 0, 1, 1, 1, 0, 2),  # balance: RULES had a Crow, not a 2nd Villager
-    8: (2, 1, 1, 1, 1, 1, 0, 1),
-    9: (2, 1, 1, 1, 1, 1, 1, 1),
-    10: (2, 1, 1, 1, 1, 1, 1, 2),  # balance: RULES had 3 witches at 10–12 (docs/balance.md)
-    11: (2, 1, 1, 1, 1, 1, 1, 3),
-    12: (2, 1, 1, 1, 1, 1, 1, 4),
+    8: (2, 1, 1, 1, 1, 0, 0, 2),  # balance: RULES had a Knight, not a 2nd Villager
+    9: (2, 0, 0, 1, 1, 1, 1, 3),  # balance: RULES had a Crow and a Jester, not 2 Villagers
+    10: (2, 1, 1, 1, 1, 1, 1, 2),  # balance: RULES had 3 witches at 10–12, and a Crow
+    11: (2, 0, 1, 1, 1, 1, 1, 4),  # at 11–12 (docs/balance.md)
+    12: (2, 0, 1, 1, 1, 1, 1, 5),
 }
 ROLE_ORDER = (_W, _C, _J, _S, _H, _K, _P, _V)
 
