@@ -21,6 +21,10 @@ from .catch_the_witch.state import Settings
 
 #: Simulated seconds between two actions of a replay (well inside every timer).
 SECONDS_PER_ACTION = 1.0
+#: Actions everyone at the table sees; the others (places, spells, abilities, cards,
+#: votes before the reveal — and even their type, which can betray a role) are not
+#: echoed: the output is public news only, and a changed vote leaves no trace (§3.6).
+PUBLIC_ACTIONS = frozenset({"ready", "ok", "end_talk", "propose", "mark_away", "timeout"})
 
 
 class Scenario(BaseModel):
@@ -73,8 +77,10 @@ def run(scenario: Scenario, out: TextIO | None = None) -> GameState:
 
 def event(index: int, action: dict, state: GameState, entered: list[Phase]) -> dict[str, Any]:
     """One output line: the action and the public news of the steps it led to."""
-    line: dict[str, Any] = {"index": index, "action": action, "day": state.day,
-                            "phase": state.phase.value}  # fmt: skip
+    line: dict[str, Any] = {"index": index}
+    if action.get("type") in PUBLIC_ACTIONS:
+        line["action"] = action
+    line.update(day=state.day, phase=state.phase.value)
     if entered:
         line["entered"] = [p.value for p in entered]
     today = state.days[-1] if state.days else None

@@ -34,6 +34,15 @@ def test_replay_prints_public_news_and_nothing_secret(capsys):
     out = capsys.readouterr().out
     assert '"evening": {"new_frogs": ["Bo"]' in out
     assert '"role"' not in out
+    for secret in (
+        "witch_place",
+        "witch_spell",
+        "choose_place",
+        "play_card",
+        '"approve"',
+        '"vote", "player"',
+    ):
+        assert secret not in out
 
 
 def test_replay_stops_at_an_illegal_action_naming_index_and_rule(tmp_path, capsys):

@@ -822,6 +822,8 @@ class _Turn:
         if reason:
             self._end(reason)
             return
+        # §1: with no non-witch in human form one of the checks above has fired.
+        assert any(not c.role.is_witch for c in s.humans()), "end of day with no non-witch"
         # §2.2: capped again now that cats may have become frogs.
         humans = len(s.humans())
         if len(today.required) > humans:
