@@ -15,16 +15,17 @@ _W, _C, _J, _S, _H, _K, _P, _V = (
 )  # fmt: skip
 
 #: §2.1 roles by player count: (witch, crow, jester, seer, herbalist, knight, pickpocket, villager)
+#: Seven rows differ from RULES.md §2.1 after balance work; docs/balance.md says why.
 ROLE_COUNTS: dict[int, tuple[int, int, int, int, int, int, int, int]] = {
     4: (1, 0, 0, 0, 1, 0, 1, 1),
-    5: (1, 1, 0, 0, 1, 1, 0, 1),  # balance: RULES had a Seer, not a Crow (docs/balance.md)
+    5: (1, 1, 0, 0, 1, 1, 0, 1),  # RULES: a Seer, not a Crow
     6: (2, 0, 0, 1, 1, 1, 0, 1),
-    7: (2, 0, 0, 1, 1, 1, 0, 2),  # balance: RULES had a Crow, not a 2nd Villager
-    8: (2, 1, 1, 1, 1, 0, 0, 2),  # balance: RULES had a Knight, not a 2nd Villager
-    9: (2, 0, 0, 1, 1, 1, 1, 3),  # balance: RULES had a Crow and a Jester, not 2 Villagers
-    10: (2, 1, 1, 1, 1, 1, 1, 2),  # balance: RULES had 3 witches at 10–12, and a Crow
-    11: (2, 0, 1, 1, 1, 1, 1, 4),  # at 11–12 (docs/balance.md)
-    12: (2, 0, 1, 1, 1, 1, 1, 5),
+    7: (2, 0, 0, 1, 1, 1, 0, 2),  # RULES: a Crow, not a second Villager
+    8: (2, 1, 1, 1, 1, 0, 0, 2),  # RULES: a Knight, not a second Villager
+    9: (2, 0, 0, 1, 1, 1, 1, 3),  # RULES: a Crow and a Jester, not two more Villagers
+    10: (2, 1, 1, 1, 1, 1, 1, 2),  # RULES: 3 witches, 1 Villager
+    11: (2, 0, 1, 1, 1, 1, 1, 4),  # RULES: 3 witches and a Crow, 2 Villagers
+    12: (2, 0, 1, 1, 1, 1, 1, 5),  # RULES: 3 witches and a Crow, 3 Villagers
 }
 ROLE_ORDER = (_W, _C, _J, _S, _H, _K, _P, _V)
 
