@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.catch_the_witch import apply, new_game, views
+from engine.catch_the_witch import all_views, apply, new_game
 from engine.catch_the_witch.autoplay import bot_names, play, play_new
 
 GAMES = 30
@@ -42,7 +42,7 @@ def cost_per_action(count: int) -> dict[str, float]:
             t0 = time.perf_counter_ns()
             state, _ = apply(state, action, now)
             t1 = time.perf_counter_ns()
-            views(state)  # every cat's view, as the backend pushes after each action
+            all_views(state)  # every cat's view, as the backend pushes after each action
             t2 = time.perf_counter_ns()
             apply_ns.append(t1 - t0)
             total_ns.append(t2 - t0)

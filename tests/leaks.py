@@ -14,32 +14,36 @@ from engine.catch_the_witch import GameState, Phase, view
 from engine.catch_the_witch.domain import Form, Ingredient, Role
 
 
-def known_roles(state: GameState, viewer: str) -> set[str]:
-    me = state.cat(viewer)
+def known_roles(state: GameState, viewer: str | None) -> set[str]:
+    """Whose role ``viewer`` may know (``None``: the public table screen)."""
     if state.phase is Phase.GAME_OVER:  # §1: the result screen reveals every role
         return set(state.names())
-    known = {viewer}
-    if me.role in (Role.WITCH, Role.CROW):
+    me = state.cat(viewer) if viewer is not None else None
+    known = {viewer} if viewer is not None else set()
+    if me is not None and me.role in (Role.WITCH, Role.CROW):
         known |= {c.name for c in state.players if c.role is Role.WITCH}
     if state.settings.reveal_role_on_exile:
         known |= {c.name for c in state.players if c.form is Form.EXILED}
     return known
 
 
-def scramble(state: GameState, viewer: str, rng: random.Random) -> GameState:
+def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameState:
     s = state.clone()
-    me = s.cat(viewer)
+    me = s.cat(viewer) if viewer is not None else None
     others = [c for c in s.players if c.name != viewer]
     unknown = [c for c in others if c.name not in known_roles(s, viewer)]
     roles = [c.role for c in unknown]
-    if me.role in (Role.WITCH, Role.CROW):  # they know who the witches are, not the rest
+    if me is not None and me.role in (
+        Role.WITCH,
+        Role.CROW,
+    ):  # they know who the witches are, not the rest
         roles = [r for r in roles if r is not Role.WITCH]
         unknown = [c for c in unknown if c.role is not Role.WITCH]
     rng.shuffle(roles)
     for cat, role in zip(unknown, roles, strict=True):
         cat.role = role
     today = s.days[-1] if s.days else None
-    peeked = today.pickpocket_target if (today and me.role is Role.PICKPOCKET) else None
+    peeked = today.pickpocket_target if (today and me and me.role is Role.PICKPOCKET) else None
     for cat in others:
         if cat.name != peeked:
             cat.hand = [rng.choice(list(Ingredient)) for _ in range(rng.randrange(0, 4))]
@@ -49,7 +53,7 @@ def scramble(state: GameState, viewer: str, rng: random.Random) -> GameState:
     s.scripted_required = [[rng.choice(list(Ingredient))]]
     if today is None or s.phase is Phase.GAME_OVER:
         return s
-    may_see_places = me.role.is_witch and s.phase is Phase.WITCHES
+    may_see_places = me is not None and me.role.is_witch and s.phase is Phase.WITCHES
     if not may_see_places:
         names = [n for n in today.places if n != viewer]
         places = [today.places[n] for n in names]
@@ -70,13 +74,13 @@ def scramble(state: GameState, viewer: str, rng: random.Random) -> GameState:
     return s
 
 
-def assert_no_leak(state: GameState, viewer: str, rng: random.Random) -> None:
+def assert_no_leak(state: GameState, viewer: str | None, rng: random.Random) -> None:
     seen = view(state, viewer)
     scrambled = view(scramble(state, viewer, rng), viewer)
     assert seen == scrambled, _first_difference(seen, scrambled, viewer)
 
 
-def _first_difference(a, b, viewer: str, path: str = "view") -> str:
+def _first_difference(a, b, viewer: str | None, path: str = "view") -> str:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
             if a.get(key) != b.get(key):

@@ -1,17 +1,17 @@
 """Views: the batch form equals the single form; the public table view holds no secret."""
 
-from engine.catch_the_witch import GameState, view, views
+from engine.catch_the_witch import GameState, all_views, view
 from engine.catch_the_witch.autoplay import play_new
 
 
-def test_views_for_everyone_equal_each_cats_own_view_at_every_step():
+def test_all_views_equal_each_cats_own_view_at_every_step():
     checked = set()
 
     def compare(action: dict, state: GameState) -> None:
         if state.step in checked:
             return
         checked.add(state.step)
-        assert views(state) == {name: view(state, name) for name in state.names()}
+        assert all_views(state) == {name: view(state, name) for name in state.names()}
 
     play_new(9, seed=4, settings={"discussion_limit": 60}, observer=compare)
     assert len(checked) > 20

@@ -22,11 +22,36 @@ from .rules import (
     waiting_for,
 )
 from .state import GameState, Outcome, Settings
-from .views import view, views
+from .views import all_views, view
 
 __all__ = [
-    "Action", "Effect", "Form", "GameError", "GameOver", "GameState", "IllegalAction",
-    "Ingredient", "InvalidAction", "Outcome", "Phase", "Place", "Reason", "Role", "Settings",
-    "Side", "Spell", "StartTimer", "StepChanged", "apply", "new_game", "parse_action",
-    "rematch", "set_host", "start", "validate_role_set", "view", "views", "waiting_for",
+    "Action",
+    "Effect",
+    "Form",
+    "GameError",
+    "GameOver",
+    "GameState",
+    "IllegalAction",
+    "Ingredient",
+    "InvalidAction",
+    "Outcome",
+    "Phase",
+    "Place",
+    "Reason",
+    "Role",
+    "Settings",
+    "Side",
+    "Spell",
+    "StartTimer",
+    "StepChanged",
+    "all_views",
+    "apply",
+    "new_game",
+    "parse_action",
+    "rematch",
+    "set_host",
+    "start",
+    "validate_role_set",
+    "view",
+    "waiting_for",
 ]  # fmt: skip

@@ -44,7 +44,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     return _view(state, player, _public_part(state))
 
 
-def views(state: GameState) -> dict[str, dict[str, Any]]:
+def all_views(state: GameState) -> dict[str, dict[str, Any]]:
     """Every cat's view at once, building the public part once (the push after an action).
 
     The views share their public sub-dicts: treat them as read-only (serialise them).
