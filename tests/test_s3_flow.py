@@ -210,3 +210,10 @@ def test_s3_8_after_the_vote_result_the_next_morning():
     t.ok_all()
     assert t.phase is Phase.PLACE_CHOICE and t.state.day == 2
     assert rules.knights_day(t.state) == 5
+
+
+def test_s3_1_a_cat_sees_its_own_ready():
+    t = Table(FOUR)
+    assert t.view("Ann")["me"]["done"] is False
+    t.do("Ann", "ready")
+    assert t.view("Ann")["me"]["done"] is True and t.view("Bo")["me"]["done"] is False

@@ -179,6 +179,8 @@ def _private(s: GameState, me: Cat) -> dict[str, Any]:
         if today.pickpocket_target:
             victim = s.cat(today.pickpocket_target)
             mine["peek"] = {"target": victim.name, "hand": [i.value for i in victim.hand]}
+    if s.phase in (Phase.ROLE_CHECK, Phase.DISCUSSION) or s.phase in rules.CONFIRM_PHASES:
+        mine["done"] = me.name in s.done  # own Ready / OK / End talk
     if today is None:
         return mine
     _private_day(s, me, today, mine)
@@ -214,8 +216,6 @@ def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> Non
         mine["played"] = s.played[me.name]
     if phase is Phase.VOTE and me.name in s.exile_votes:
         mine["vote"] = s.exile_votes[me.name]
-    if phase in (Phase.ROLE_CHECK, Phase.DISCUSSION) or phase in rules.CONFIRM_PHASES:
-        mine["done"] = me.name in s.done
     if phase is Phase.RITUAL and me.name in today.ritual_members:
         mine["playable"] = _playable(me)
 

@@ -1,0 +1,88 @@
+"""In-memory fakes of every port, for fast tests and the simulator of many rooms."""
+
+import threading
+from typing import Any
+
+from .model import Room
+
+
+class MemoryRoomStore:
+    def __init__(self) -> None:
+        self._rooms: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self.writes = 0
+        self.conflicts = 0
+
+    def create(self, room: Room) -> bool:
+        with self._lock:
+            if room.code in self._rooms:
+                return False
+            self._rooms[room.code] = room.model_dump_json()
+            self.writes += 1
+            return True
+
+    def load(self, code: str) -> Room | None:
+        with self._lock:
+            data = self._rooms.get(code)
+        return Room.model_validate_json(data) if data else None
+
+    def save(self, room: Room, expected_version: int) -> bool:
+        with self._lock:
+            data = self._rooms.get(room.code)
+            self.writes += 1
+            if data is None or Room.model_validate_json(data).version != expected_version:
+                self.conflicts += 1
+                return False
+            self._rooms[room.code] = room.model_dump_json()
+            return True
+
+
+class MemoryConnections:
+    def __init__(self) -> None:
+        self.bound: dict[str, tuple[str, str]] = {}
+
+    def bind(self, connection_id: str, room: str, seat: str) -> None:
+        self.bound[connection_id] = (room, seat)
+
+    def lookup(self, connection_id: str) -> tuple[str, str] | None:
+        return self.bound.get(connection_id)
+
+    def unbind(self, connection_id: str) -> None:
+        self.bound.pop(connection_id, None)
+
+
+class MemoryPusher:
+    """Records every message per connection; ``gone`` connections answer 410."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, list[dict[str, Any]]] = {}
+        self.gone: set[str] = set()
+
+    def push(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:
+        dropped = []
+        for connection_id, message in messages:
+            if connection_id in self.gone:
+                dropped.append(connection_id)
+            else:
+                self.sent.setdefault(connection_id, []).append(message)
+        return dropped
+
+    def last(self, connection_id: str, kind: str = "view") -> dict[str, Any] | None:
+        return next((m for m in reversed(self.sent.get(connection_id, [])) if m["type"] == kind),
+                    None)  # fmt: skip
+
+
+class MemoryTimers:
+    def __init__(self) -> None:
+        self.scheduled: list[tuple[dict[str, Any], float]] = []
+
+    def schedule(self, message: dict[str, Any], delay_seconds: float) -> None:
+        self.scheduled.append((message, delay_seconds))
+
+
+class MemoryMetrics:
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def count(self, name: str, value: int = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + value

@@ -1,0 +1,70 @@
+"""A room as stored: seats, host, settings and (once started) the game state."""
+
+import hashlib
+import secrets
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.catch_the_witch import GameState, Settings
+
+#: Room codes avoid letters that read alike aloud or on a small screen (I/1, O/0, L).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 4
+#: Seat tokens carry 192 random bits; only their hash is stored.
+TOKEN_BYTES = 24
+#: A finished or abandoned room is deleted by DynamoDB TTL after this long.
+ROOM_TTL_SECONDS = 24 * 3600
+#: §10 host powers pass after this long disconnected.
+HOST_GRACE_SECONDS = 30
+
+
+class Seat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    token_hash: str
+    connection: str | None = None
+    #: When the seat's last connection closed (for the §10 host hand-over).
+    disconnected_at: float | None = None
+
+
+class Room(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str
+    #: Guards every write (conditional update on this number).
+    version: int = 0
+    #: Grows with every change any player can see; clients drop older pushes.
+    seq: int = 0
+    host: str
+    seats: list[Seat] = Field(default_factory=list)
+    settings: Settings = Field(default_factory=Settings)
+    game: GameState | None = None
+    expires_at: int = 0
+
+    def seat(self, name: str) -> Seat | None:
+        return next((seat for seat in self.seats if seat.name == name), None)
+
+    def seat_by_token(self, token: str) -> Seat | None:
+        digest = hash_token(token)
+        return next(
+            (seat for seat in self.seats if secrets.compare_digest(seat.token_hash, digest)), None
+        )
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalise_code(code: str) -> str:
+    return code.strip().upper()

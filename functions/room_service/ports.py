@@ -1,0 +1,39 @@
+"""What the service needs from the outside world. Fakes: memory.py; AWS: aws.py."""
+
+from typing import Any, Protocol
+
+from .model import Room
+
+
+class RoomStore(Protocol):
+    def create(self, room: Room) -> bool:
+        """Store a new room; False if the code is taken (conditional create)."""
+
+    def load(self, code: str) -> Room | None: ...
+
+    def save(self, room: Room, expected_version: int) -> bool:
+        """Write ``room`` if the stored version is still ``expected_version``; False if not."""
+
+
+class Connections(Protocol):
+    """connection id → (room code, seat name). Seat → connection lives in the room."""
+
+    def bind(self, connection_id: str, room: str, seat: str) -> None: ...
+
+    def lookup(self, connection_id: str) -> tuple[str, str] | None: ...
+
+    def unbind(self, connection_id: str) -> None: ...
+
+
+class Pusher(Protocol):
+    def push(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:
+        """Send each (connection id, message); return the ids found gone (HTTP 410)."""
+
+
+class Timers(Protocol):
+    def schedule(self, message: dict[str, Any], delay_seconds: float) -> None:
+        """Deliver ``message`` to the timer handler after about ``delay_seconds``."""
+
+
+class Metrics(Protocol):
+    def count(self, name: str, value: int = 1) -> None: ...

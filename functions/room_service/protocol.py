@@ -1,0 +1,149 @@
+"""The wire protocol (docs/protocol.md): client messages in, server messages out.
+
+Client → server: ``{"action": NAME, ...}``. NAME is a room action (below) or a
+RULES §12 game action (``vote``, ``play_card`` …, never ``timeout``). The acting
+cat is the connection's seat; a ``player`` field naming anyone else is refused.
+
+Server → client: ``{"type": "view", "seq": n, "view": {...}}`` (the whole current
+view), ``{"type": "joined", "room": CODE, "name": NAME, "token": TOKEN}`` (keep the
+token to reconnect), ``{"type": "error", "code": ..., "message": ...}``,
+``{"type": "pong"}``.
+"""
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+
+from engine.catch_the_witch import Settings, parse_action
+from engine.catch_the_witch.actions import ACTION_TYPES, NAME_MAX, Action
+from engine.errors import InvalidAction
+
+#: Largest message a client may send (API Gateway allows 128 KB; nothing here needs 4).
+MAX_MESSAGE_BYTES = 4096
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+RoomCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=4, max_length=8)]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CreateRoom(_Message):
+    action: Literal["create_room"]
+    name: Name
+    settings: Settings = Field(default_factory=Settings)
+
+
+class Join(_Message):
+    action: Literal["join"]
+    room: RoomCode
+    name: Name
+
+
+class Leave(_Message):
+    action: Literal["leave"]
+
+
+class ChangeSettings(_Message):
+    action: Literal["settings"]
+    settings: Settings
+
+
+class Reorder(_Message):
+    action: Literal["reorder"]
+    order: Annotated[list[Name], Field(max_length=12)]
+
+
+class Kick(_Message):
+    action: Literal["kick"]
+    target: Name
+
+
+class Start(_Message):
+    action: Literal["start"]
+
+
+class Rematch(_Message):
+    action: Literal["rematch"]
+
+
+class Ping(_Message):
+    action: Literal["ping"]
+    #: The last view ``seq`` the client has; behind (or None) → the view is sent again.
+    seq: int | None = None
+
+
+RoomAction = Annotated[
+    CreateRoom | Join | Leave | ChangeSettings | Reorder | Kick | Start | Rematch | Ping,
+    Field(discriminator="action"),
+]
+ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "start",
+                "rematch", "ping")  # fmt: skip
+GAME_ACTIONS = tuple(t for t in ACTION_TYPES if t != "timeout")
+_ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
+
+
+class GameMove(_Message):
+    """A RULES §12 action from a seat; ``action.player`` is filled in by the service."""
+
+    move: Any  # an engine Action (frozen pydantic model)
+
+
+def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
+    """Validate one frame from a client; raise InvalidAction with a readable message."""
+    if body is None or body == "":
+        raise InvalidAction("The message is empty.")
+    size = len(body.encode() if isinstance(body, str) else body)
+    if size > MAX_MESSAGE_BYTES:
+        raise InvalidAction(
+            f"The message is too large ({size} bytes; at most {MAX_MESSAGE_BYTES})."
+        )
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidAction("The message is not valid JSON.") from exc
+    if not isinstance(data, dict):
+        raise InvalidAction("A message must be a JSON object with an 'action'.")
+    name = data.get("action")
+    if name in ROOM_ACTIONS:
+        try:
+            return _ROOM_ADAPTER.validate_python(data)
+        except ValidationError as exc:
+            raise InvalidAction(_readable(exc, name)) from exc
+    if name in GAME_ACTIONS:
+        fields = {key: value for key, value in data.items() if key != "action"}
+        return GameMove(move=parse_action({"type": name, **fields}))
+    if name == "timeout":
+        raise InvalidAction("Timers are the server's job.")
+    if name is None:
+        raise InvalidAction("A message needs an 'action'.")
+    raise InvalidAction(f"Unknown action {str(name)[:30]!r}.")
+
+
+def _readable(exc: ValidationError, action: str) -> str:
+    first = exc.errors(include_url=False)[0]
+    field = ".".join(str(p) for p in first["loc"] if str(p) != action) or "message"
+    if first["type"] == "missing":
+        return f"'{action}' needs the field '{field}'."
+    if first["type"] == "extra_forbidden":
+        return f"'{action}' does not take the field '{field}'."
+    return f"Field '{field}' of '{action}': {first['msg']}."
+
+
+# -- server → client ----------------------------------------------------------------------
+def view_message(seq: int, view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "view", "seq": seq, "view": view}
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def joined_message(room: str, name: str, token: str) -> dict[str, Any]:
+    return {"type": "joined", "room": room, "name": name, "token": token}
+
+
+PONG = {"type": "pong"}
+__all__ = ["Action", "GameMove", "RoomAction", "parse_client_message"]

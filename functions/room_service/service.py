@@ -1,0 +1,535 @@
+"""RoomService: rooms, seats and games over the ports. No AWS imports here.
+
+Every change goes through ``_update``: load the room, change a fresh copy, write it
+with a condition on its version (retrying a conflict with jittered backoff, a
+bounded number of times), and only after the write succeeds send messages and
+schedule timers (write first, then push — never the other way round).
+"""
+
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.catch_the_witch import (
+    GameState,
+    StartTimer,
+    all_views,
+    apply,
+    new_game,
+    rematch,
+    set_host,
+    start,
+    validate_role_set,
+)
+from engine.catch_the_witch.domain import Phase
+from engine.catch_the_witch.effects import Effect, GameOver
+from engine.catch_the_witch.tables import MAX_PLAYERS, MIN_PLAYERS
+from engine.errors import GameError, IllegalAction, InvalidAction
+
+from . import protocol
+from .model import (
+    HOST_GRACE_SECONDS,
+    ROOM_TTL_SECONDS,
+    Room,
+    Seat,
+    hash_token,
+    new_code,
+    new_token,
+    normalise_code,
+)
+from .ports import Connections, Metrics, Pusher, RoomStore, Timers
+from .protocol import (
+    ChangeSettings,
+    CreateRoom,
+    GameMove,
+    Join,
+    Kick,
+    Leave,
+    Ping,
+    Rematch,
+    Reorder,
+    Start,
+)
+
+MAX_WRITE_ATTEMPTS = 8
+BACKOFF_SECONDS = 0.02
+MAX_CODE_ATTEMPTS = 20
+#: Timers are sent a little late rather than early: SQS never delivers before the delay.
+TIMER_MARGIN_SECONDS = 0.5
+
+
+class Refused(Exception):
+    """A ``$connect`` that must be refused (wrong room or token)."""
+
+
+class Busy(GameError):
+    code = "busy"
+
+
+@dataclass
+class Ports:
+    store: RoomStore
+    connections: Connections
+    pusher: Pusher
+    timers: Timers
+    metrics: Metrics
+
+
+@dataclass
+class Change:
+    """What a change of a room asks for once it is written."""
+
+    direct: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    timers: list[tuple[dict[str, Any], float]] = field(default_factory=list)
+    write: bool = True
+    push_views: bool = True
+    result: Any = None
+
+
+def no_change() -> Change:
+    return Change(write=False, push_views=False)
+
+
+class RoomService:
+    def __init__(
+        self,
+        ports: Ports,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+        jitter: Callable[[], float] = random.random,
+    ):
+        self.ports = ports
+        self.clock = clock
+        self.sleep = sleep
+        self.jitter = jitter
+        #: Write attempts of the last ``_update`` (benchmarks and tests read it).
+        self.last_attempts = 0
+
+    # == routes ============================================================================
+    def connect(self, connection_id: str, room_code: str | None, token: str | None) -> None:
+        """``$connect``: a phone with no token may connect (it will create or join);
+        one with a token is bound to its seat, or refused."""
+        if not room_code and not token:
+            return
+        if not (room_code and token):
+            raise Refused("Reconnecting needs both the room code and the seat token.")
+        code = normalise_code(room_code)
+
+        def bind(room: Room) -> Change:
+            seat = room.seat_by_token(token)
+            if seat is None:
+                raise Refused("That seat token is not valid for this room.")
+            replaced = seat.connection
+            seat.connection, seat.disconnected_at = connection_id, None
+            return Change(result=(seat.name, replaced))
+
+        try:
+            name, replaced = self._update(code, bind, exclude={connection_id}).result
+        except IllegalAction as exc:
+            raise Refused(exc.message) from exc
+        self.ports.connections.bind(connection_id, code, name)
+        if replaced and replaced != connection_id:
+            self.ports.connections.unbind(replaced)
+
+    def disconnect(self, connection_id: str) -> None:
+        """``$disconnect`` (best effort): free the seat's connection; start the host's grace."""
+        where = self.ports.connections.lookup(connection_id)
+        self.ports.connections.unbind(connection_id)
+        if where is None:
+            return
+        code, name = where
+
+        def drop(room: Room) -> Change:
+            seat = room.seat(name)
+            if seat is None or seat.connection != connection_id:
+                return no_change()  # already replaced by a newer connection
+            seat.connection, seat.disconnected_at = None, self.clock()
+            change = Change()
+            if room.host == name:
+                check = {"kind": "host_check", "room": room.code}
+                change.timers.append((check, HOST_GRACE_SECONDS + TIMER_MARGIN_SECONDS))
+            return change
+
+        self._try_update(code, drop)
+
+    def message(self, connection_id: str, body: str | bytes | None) -> None:
+        """A frame from a phone. Errors go back to the sender only; nothing else changes."""
+        try:
+            parsed = protocol.parse_client_message(body)
+            self._dispatch(connection_id, parsed)
+        except GameError as exc:
+            self.ports.metrics.count("RejectedMessages")
+            self._send(connection_id, protocol.error_message(exc.code, exc.message))
+
+    def timer(self, message: dict[str, Any]) -> None:
+        """A delayed SQS message: a step's deadline or the host's grace period."""
+        code = message.get("room")
+        if not isinstance(code, str):
+            return
+        if message.get("kind") == "deadline":
+            self._try_update(code, lambda room: self._fire_deadline(room, message))
+        elif message.get("kind") == "host_check":
+            self._try_update(code, self._check_host)
+
+    # == dispatch ==========================================================================
+    def _dispatch(self, connection_id: str, parsed: Any) -> None:
+        if isinstance(parsed, CreateRoom):
+            self._create_room(connection_id, parsed)
+            return
+        if isinstance(parsed, Join):
+            self._join(connection_id, parsed)
+            return
+        where = self.ports.connections.lookup(connection_id)
+        if where is None:
+            if isinstance(parsed, Ping):
+                self._send(connection_id, {**protocol.PONG, "seq": None})
+                return
+            raise IllegalAction("Create or join a room first.")
+        code, name = where
+        handlers: dict[type, Callable[[Room, str, str, Any], Change]] = {
+            Leave: self._leave, ChangeSettings: self._settings, Reorder: self._reorder,
+            Kick: self._kick, Start: self._start, Rematch: self._rematch, Ping: self._ping,
+            GameMove: self._move,
+        }  # fmt: skip
+        handler = handlers[type(parsed)]
+        change = self._update(code, lambda room: handler(room, name, connection_id, parsed))
+        if isinstance(parsed, Leave | Kick):
+            for gone in change.result or []:
+                self.ports.connections.unbind(gone)
+
+    # == lobby =============================================================================
+    def _create_room(self, connection_id: str, msg: CreateRoom) -> None:
+        if self.ports.connections.lookup(connection_id):
+            raise IllegalAction("This connection is already in a room.")
+        token = new_token()
+        for _ in range(MAX_CODE_ATTEMPTS):
+            room = Room(
+                code=new_code(), host=msg.name, settings=msg.settings, version=1, seq=1,
+                seats=[Seat(name=msg.name, token_hash=hash_token(token), connection=connection_id)],
+                expires_at=int(self.clock()) + ROOM_TTL_SECONDS,
+            )  # fmt: skip
+            if self.ports.store.create(room):
+                break
+        else:
+            raise Busy("Could not find a free room code; try again.")
+        self.ports.connections.bind(connection_id, room.code, msg.name)
+        self.ports.metrics.count("RoomsCreated")
+        self._send(connection_id, protocol.joined_message(room.code, msg.name, token))
+        self._push_views(room)
+
+    def _join(self, connection_id: str, msg: Join) -> None:
+        if self.ports.connections.lookup(connection_id):
+            raise IllegalAction("This connection is already in a room.")
+        token = new_token()
+        code = normalise_code(msg.room)
+
+        def join(room: Room) -> Change:
+            if room.started:
+                raise IllegalAction("The game has already started.", "§10")
+            if room.seat(msg.name):
+                raise IllegalAction("That name is taken in this room; choose another.", "§10")
+            if len(room.seats) >= MAX_PLAYERS:
+                raise IllegalAction(f"The room is full ({MAX_PLAYERS} cats).", "§10")
+            room.seats.append(
+                Seat(name=msg.name, token_hash=hash_token(token), connection=connection_id)
+            )
+            joined = protocol.joined_message(room.code, msg.name, token)
+            return Change(direct=[(connection_id, joined)])
+
+        self._update(code, join)
+        self.ports.connections.bind(connection_id, code, msg.name)
+
+    def _host_only(self, room: Room, name: str, what: str) -> None:
+        if room.host != name:
+            raise IllegalAction(f"Only the host can {what}.", "§10")
+
+    def _lobby_only(self, room: Room, what: str) -> None:
+        if room.started:
+            raise IllegalAction(f"You can {what} only in the lobby.", "§10")
+
+    def _leave(self, room: Room, name: str, connection_id: str, msg: Leave) -> Change:
+        seat = room.seat(name)
+        if not room.started:
+            room.seats.remove(seat)
+            if not room.seats:
+                room.expires_at = int(self.clock())  # nobody left: let TTL take it
+        else:
+            seat.connection, seat.disconnected_at = None, self.clock()
+        if room.host == name:
+            self._pass_host(room)
+        change = Change(result=[connection_id])
+        game = room.game
+        if game is not None and game.phase is not Phase.GAME_OVER and not game.cat(name).away:
+            # §9: a cat who leaves mid-game is played automatically from now on.
+            self._apply(room, {"type": "mark_away", "player": room.host, "target": name}, change)
+        return change
+
+    def _settings(self, room: Room, name: str, connection_id: str, msg: ChangeSettings) -> Change:
+        self._host_only(room, name, "change the settings")
+        self._lobby_only(room, "change the settings")
+        room.settings = msg.settings
+        return Change()
+
+    def _reorder(self, room: Room, name: str, connection_id: str, msg: Reorder) -> Change:
+        self._host_only(room, name, "reorder the seats")
+        self._lobby_only(room, "reorder the seats")
+        if sorted(msg.order) != sorted(seat.name for seat in room.seats):
+            raise IllegalAction("The new order must name every seated cat once.", "§10")
+        by_name = {seat.name: seat for seat in room.seats}
+        room.seats = [by_name[n] for n in msg.order]
+        return Change()
+
+    def _kick(self, room: Room, name: str, connection_id: str, msg: Kick) -> Change:
+        self._host_only(room, name, "kick a cat")
+        self._lobby_only(room, "kick a cat")
+        seat = room.seat(msg.target)
+        if seat is None:
+            raise IllegalAction(f"There is no cat named {msg.target!r} here.", "§10")
+        if seat.name == name:
+            raise IllegalAction("The host cannot kick themselves; use leave.", "§10")
+        room.seats.remove(seat)
+        change = Change(result=[seat.connection] if seat.connection else [])
+        if seat.connection:
+            change.direct.append(
+                (
+                    seat.connection,
+                    protocol.error_message("kicked", "The host removed you from the room."),
+                )
+            )
+        return change
+
+    def _start(self, room: Room, name: str, connection_id: str, msg: Start) -> Change:
+        self._host_only(room, name, "start the game")
+        self._lobby_only(room, "start the game")
+        problem = start_problem(room)
+        if problem:
+            raise IllegalAction(problem, "§10")
+        names = [seat.name for seat in room.seats]
+        game = new_game(names, room.settings, seed=secrets.randbits(32), host=room.host)
+        game, effects = start(game, self.clock())
+        room.game = game
+        self.ports.metrics.count("GamesStarted")
+        return Change(timers=self._timers(room, effects))
+
+    def _rematch(self, room: Room, name: str, connection_id: str, msg: Rematch) -> Change:
+        self._host_only(room, name, "start a rematch")
+        if room.game is None or room.game.phase is not Phase.GAME_OVER:
+            raise IllegalAction("A rematch can start only after the result screen.", "§10")
+        room.game, effects = start(rematch(room.game, seed=secrets.randbits(32)), self.clock())
+        self.ports.metrics.count("GamesStarted")
+        return Change(timers=self._timers(room, effects))
+
+    def _ping(self, room: Room, name: str, connection_id: str, msg: Ping) -> Change:
+        """Heartbeat. A client behind ``room.seq`` (or just connected) gets its view again;
+        a passed deadline is resolved here too (the backstop for a lost timer)."""
+        change = self._backstop(room) if room.game else no_change()
+        seq = room.seq + (1 if change.write else 0)
+        pong = (connection_id, {**protocol.PONG, "seq": seq})
+        if change.write:
+            change.direct.append(pong)
+            return change
+        direct = [pong]
+        if msg.seq is None or msg.seq < room.seq:
+            direct.append((connection_id, protocol.view_message(room.seq, view_for(room, name))))
+        return Change(write=False, push_views=False, direct=direct)
+
+    # == game ==============================================================================
+    def _move(self, room: Room, name: str, connection_id: str, msg: GameMove) -> Change:
+        if room.game is None:
+            raise IllegalAction("The game has not started yet.")
+        move = msg.move
+        if move.player is not None and move.player != name:
+            raise IllegalAction("You can only act for yourself.")
+        change = self._backstop(room)
+        try:
+            self._apply(room, move.model_copy(update={"player": name}), change)
+        except GameError as exc:
+            if not change.write:
+                raise  # nothing else happened: refuse without writing
+            change.direct.append((connection_id, protocol.error_message(exc.code, str(exc))))
+        self.ports.metrics.count("Actions")
+        return change
+
+    def _backstop(self, room: Room) -> Change:
+        """§9 / ARCHITECTURE: any message after a passed deadline also resolves it."""
+        game = room.game
+        if game is None or game.deadline is None or self.clock() < game.deadline:
+            return Change(write=False)
+        change = Change()
+        self._apply(room, {"type": "timeout", "step": game.step}, change)
+        self.ports.metrics.count("DeadlinesByBackstop")
+        return change
+
+    def _fire_deadline(self, room: Room, message: dict[str, Any]) -> Change:
+        game = room.game
+        if game is None or message.get("step") != game.step or game.deadline is None:
+            return no_change()  # stale or duplicate: that step is over
+        if self.clock() < game.deadline:  # early: wait for the rest
+            wait = game.deadline - self.clock() + TIMER_MARGIN_SECONDS
+            return Change(write=False, push_views=False, timers=[(message, wait)])
+        change = Change()
+        self._apply(room, {"type": "timeout", "step": game.step}, change)
+        return change
+
+    def _apply(self, room: Room, action: Any, change: Change | None = None) -> None:
+        room.game, effects = apply(room.game, action, self.clock())
+        if change is not None:
+            change.write = True
+            change.push_views = True
+            change.timers.extend(self._timers(room, effects))
+        if any(isinstance(e, GameOver) for e in effects):
+            self.ports.metrics.count("GamesFinished")
+
+    def _timers(self, room: Room, effects: list[Effect]) -> list[tuple[dict[str, Any], float]]:
+        now = self.clock()
+        return [
+            ({"kind": "deadline", "room": room.code, "step": e.step, "deadline": e.deadline},
+             max(0.0, e.deadline - now) + TIMER_MARGIN_SECONDS)
+            for e in effects if isinstance(e, StartTimer)
+        ]  # fmt: skip
+
+    # == host (§10) =========================================================================
+    def _check_host(self, room: Room) -> Change:
+        seat = room.seat(room.host)
+        if seat is None or seat.connection is not None or seat.disconnected_at is None:
+            return no_change()
+        if self.clock() - seat.disconnected_at < HOST_GRACE_SECONDS:
+            return no_change()
+        return Change() if self._pass_host(room) else no_change()
+
+    def _pass_host(self, room: Room) -> bool:
+        """Host powers pass to the next connected cat in seat order (§10)."""
+        names = [seat.name for seat in room.seats]
+        start_at = names.index(room.host) + 1 if room.host in names else 0
+        for offset in range(len(names)):
+            seat = room.seats[(start_at + offset) % len(names)]
+            if seat.connection and seat.name != room.host:
+                room.host = seat.name
+                if room.game is not None:
+                    room.game = set_host(room.game, seat.name)
+                return True
+        return False
+
+    # == writing and pushing ================================================================
+    def _update(
+        self, code: str, change_room: Callable[[Room], Change], exclude: set[str] | None = None
+    ) -> Change:
+        store = self.ports.store
+        for attempt in range(1, MAX_WRITE_ATTEMPTS + 1):
+            self.last_attempts = attempt
+            room = store.load(code)
+            if room is None:
+                raise IllegalAction("There is no room with that code.")
+            expected = room.version
+            change = change_room(room)
+            if not change.write:
+                self._deliver(room, change, exclude)
+                return change
+            room.version = expected + 1
+            room.seq += 1
+            if room.seats:  # an empty room keeps its expiry: TTL removes it
+                room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
+            if store.save(room, expected):
+                self._deliver(room, change, exclude)
+                return change
+            self.ports.metrics.count("WriteConflicts")
+            self.sleep(BACKOFF_SECONDS * attempt * (0.5 + self.jitter()))
+        raise Busy("The room is busy; please try again.")
+
+    def _try_update(self, code: str, change_room: Callable[[Room], Change]) -> None:
+        """For the server's own events (timers, disconnects): a vanished room is fine."""
+        try:
+            self._update(code, change_room)
+        except IllegalAction:
+            return
+
+    def _deliver(self, room: Room, change: Change, exclude: set[str] | None) -> None:
+        for message, delay in change.timers:
+            self.ports.timers.schedule(message, delay)
+        for connection_id, message in change.direct:
+            self._send(connection_id, message)
+        if change.push_views:
+            self._push_views(room, exclude)
+
+    def _push_views(self, room: Room, exclude: set[str] | None = None) -> None:
+        seats = [s for s in room.seats if s.connection and s.connection not in (exclude or ())]
+        if not seats:
+            return
+        game_views = all_views(room.game) if room.game else None
+        messages = [
+            (
+                seat.connection,
+                protocol.view_message(room.seq, view_for(room, seat.name, game_views)),
+            )
+            for seat in seats
+        ]
+        gone = self.ports.pusher.push(messages)
+        if gone:
+            self._forget(room.code, gone)
+
+    def _send(self, connection_id: str, message: dict[str, Any]) -> None:
+        gone = self.ports.pusher.push([(connection_id, message)])
+        for connection in gone:
+            where = self.ports.connections.lookup(connection)
+            self.ports.connections.unbind(connection)
+            if where:
+                self._forget(where[0], [connection])
+
+    def _forget(self, code: str, gone: list[str]) -> None:
+        """410 on a push: that connection is gone; free its seat and never fail the request."""
+        self.ports.metrics.count("PushesFailed", len(gone))
+        for connection_id in gone:
+            self.ports.connections.unbind(connection_id)
+
+        def clear(room: Room) -> Change:
+            now = self.clock()
+            touched = False
+            for seat in room.seats:
+                if seat.connection in gone:
+                    seat.connection, seat.disconnected_at, touched = None, now, True
+            return Change(push_views=False) if touched else no_change()
+
+        self._try_update(code, clear)
+
+
+# == views =================================================================================
+def start_problem(room: Room) -> str | None:
+    """Why the host cannot start yet, in words for the lobby (None: ready)."""
+    count = len(room.seats)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        return f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} cats; {count} seated."
+    if room.settings.roles is not None:
+        try:
+            validate_role_set(room.settings.roles, count)
+        except IllegalAction as exc:
+            return exc.message
+    return None
+
+
+def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -> dict[str, Any]:
+    """The whole current view for one seat: the lobby, or the game view with room facts."""
+    connected = {seat.name: seat.connection is not None for seat in room.seats}
+    if room.game is None:
+        return {
+            "phase": "lobby",
+            "room": room.code,
+            "you": name,
+            "host": room.host,
+            "seats": [
+                {"name": s.name, "seat": i, "connected": connected[s.name]}
+                for i, s in enumerate(room.seats, 1)
+            ],
+            "settings": room.settings.model_dump(mode="json"),
+            "start_problem": start_problem(room),
+        }
+    game: GameState = room.game
+    view = dict(game_views[name]) if game_views else all_views(game)[name]
+    view["room"] = room.code
+    view["connected"] = connected
+    return view
+
+
+__all__ = ["Busy", "InvalidAction", "Ports", "Refused", "RoomService", "view_for"]

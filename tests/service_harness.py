@@ -1,0 +1,117 @@
+"""Phones around a RoomService with in-memory ports, a fake clock and bot brains."""
+
+import json
+from typing import Any
+
+from engine.catch_the_witch import bots
+from engine.rng import Rng
+from functions.room_service.memory import (
+    MemoryConnections,
+    MemoryMetrics,
+    MemoryPusher,
+    MemoryRoomStore,
+    MemoryTimers,
+)
+from functions.room_service.service import Ports, RoomService
+
+
+class Clock:
+    def __init__(self, now: float = 1_800_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Harness:
+    def __init__(self, store=None, pusher=None, timers=None, connections=None):
+        self.store = store or MemoryRoomStore()
+        self.connections = connections or MemoryConnections()
+        self.pusher = pusher or MemoryPusher()
+        self.timers = timers or MemoryTimers()
+        self.metrics = MemoryMetrics()
+        self.clock = Clock()
+        self.service = RoomService(
+            Ports(self.store, self.connections, self.pusher, self.timers, self.metrics),
+            clock=self.clock, sleep=lambda seconds: None,
+        )  # fmt: skip
+        self.tokens: dict[str, str] = {}
+        self.code: str | None = None
+        self.delivered_timers = 0
+
+    # -- phones ----------------------------------------------------------------------------
+    def send(self, connection: str, **message: Any) -> None:
+        self.service.message(connection, json.dumps(message))
+
+    def view(self, connection: str) -> dict[str, Any]:
+        return self.pusher.last(connection)["view"]
+
+    def error(self, connection: str) -> dict[str, Any] | None:
+        return self.pusher.last(connection, "error")
+
+    def messages(self, connection: str) -> list[dict[str, Any]]:
+        return self.pusher.sent.get(connection, [])
+
+    def room(self):
+        return self.store.load(self.code)
+
+    def table(self, names: list[str]) -> None:
+        """The first name creates a room (connection = name), the others join."""
+        self.send(names[0], action="create_room", name=names[0],
+                  settings={"discussion_limit": 60})  # fmt: skip
+        joined = self.pusher.last(names[0], "joined")
+        self.code = joined["room"]
+        self.tokens[names[0]] = joined["token"]
+        for name in names[1:]:
+            self.send(name, action="join", room=self.code.lower(), name=name)
+            self.tokens[name] = self.pusher.last(name, "joined")["token"]
+
+    # -- time ------------------------------------------------------------------------------
+    def deliver_due_timers(self) -> int:
+        """Deliver every scheduled timer whose delay has passed (at its due time)."""
+        due = []
+        for entry in list(self.timers.scheduled):
+            message, delay = entry
+            at = message.get("_at")
+            if at is None:
+                message["_at"] = at = self.clock.now + delay
+            if at <= self.clock.now:
+                self.timers.scheduled.remove(entry)
+                due.append(message)
+        for message in due:
+            self.service.timer({k: v for k, v in message.items() if k != "_at"})
+            self.delivered_timers += 1
+        return len(due)
+
+    def advance_to_next_timer(self) -> bool:
+        for message, delay in self.timers.scheduled:
+            message.setdefault("_at", self.clock.now + delay)
+        if not self.timers.scheduled:
+            return False
+        self.clock.now = max(self.clock.now, min(m["_at"] for m, _ in self.timers.scheduled))
+        self.deliver_due_timers()
+        return True
+
+    # -- bots ------------------------------------------------------------------------------
+    def play_with_bots(self, names: list[str], seed: int = 0, max_moves: int = 5000) -> dict:
+        rng = Rng(seed)
+        for _ in range(max_moves):
+            view = self.view(names[0])
+            if view.get("outcome"):
+                return view
+            acted = False
+            for name in names:
+                action = bots.decide(self.view(name), rng)
+                if action is None:
+                    continue
+                kind = action.pop("type")
+                before = len(self.messages(name))
+                self.send(name, action=kind, **action)
+                errors = [m for m in self.messages(name)[before:] if m["type"] == "error"]
+                assert not errors, (name, kind, action, errors)
+                self.clock.now += 0.5
+                acted = True
+                break
+            if not acted and not self.advance_to_next_timer():
+                raise AssertionError("nobody can act and no timer is pending")
+        raise AssertionError("the game did not finish")

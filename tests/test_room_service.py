@@ -1,0 +1,245 @@
+"""RoomService over in-memory ports: lobby, full games, errors, reconnects, timers, 410."""
+
+import json
+import threading
+
+import pytest
+
+from engine.catch_the_witch import view as engine_view
+from functions.room_service.memory import MemoryRoomStore
+from functions.room_service.service import Refused, view_for
+from tests.service_harness import Harness
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
+
+
+def started(names=NAMES) -> Harness:
+    h = Harness()
+    h.table(names)
+    h.send(names[0], action="start")
+    assert h.view(names[0])["phase"] == "role_check"
+    return h
+
+
+def test_create_join_and_the_lobby_view():
+    h = Harness()
+    h.table(["Ann", "Bo", "Cy"])
+    lobby = h.view("Bo")
+    assert lobby["phase"] == "lobby" and lobby["room"] == h.code and lobby["you"] == "Bo"
+    assert [s["name"] for s in lobby["seats"]] == ["Ann", "Bo", "Cy"]
+    assert lobby["start_problem"] == "A game needs 4 to 12 cats; 3 seated."
+    assert len(h.code) == 4 and h.code.isupper()
+    assert len(h.tokens["Ann"]) >= 32  # 192 bits
+
+
+@pytest.mark.parametrize("count", [4, 12])
+def test_a_whole_game_through_the_service_with_bots(count):
+    names = [f"Cat{i}" for i in range(1, count + 1)]
+    h = started(names)
+    final = h.play_with_bots(names, seed=count)
+    assert final["phase"] == "game_over" and final["outcome"]["reason"]
+    assert h.metrics.counts["GamesFinished"] == 1
+    room = h.room()
+    for name in names:  # each phone's last view is exactly its own engine view
+        sent = h.view(name)
+        expected = engine_view(room.game, name)
+        assert {k: v for k, v in sent.items() if k not in ("room", "connected")} == expected
+    for name in names:  # nobody ever received another seat's token
+        text = json.dumps(h.messages(name))
+        assert all(h.tokens[other] not in text for other in names if other != name)
+
+
+def test_every_message_a_phone_gets_is_its_own_view():
+    names = [f"Cat{i}" for i in range(1, 9)]
+    h = started(names)
+    h.play_with_bots(names, seed=3)
+    for name in names:
+        for message in h.messages(name):
+            if message["type"] == "view":
+                assert message["view"]["you"] == name
+                me = message["view"].get("me")
+                assert me is None or me["name"] == name
+
+
+def test_host_only_actions_wrong_step_other_seats_and_bad_input_get_errors_and_change_nothing():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    cases = [
+        ("Bo", {"action": "rematch"}, "Only the host"),
+        ("Bo", {"action": "vote", "target": None}, "Voting is not possible now"),
+        ("Bo", {"action": "ready", "player": "Cy"}, "only act for yourself"),
+        ("Bo", {"action": "timeout"}, "Timers are the server's job"),
+        ("Bo", {"action": "fly"}, "Unknown action 'fly'"),
+        ("Bo", {"action": "settings", "settings": {}}, "Only the host"),
+        ("Ann", {"action": "kick", "target": "Bo"}, "only in the lobby"),
+    ]
+    for who, message, expected in cases:
+        before = h.room()
+        h.send(who, **message)
+        assert expected in h.error(who)["message"], (message, h.error(who))
+        assert h.room() == before
+    for raw in ["{not json", "[]", '{"action": "vote", "target": 5}', "x" * 5000, ""]:
+        before = h.room()
+        h.service.message("Bo", raw)
+        assert h.error("Bo")["code"] == "invalid_action"
+        assert h.room() == before
+
+
+def test_a_stranger_connection_can_only_create_or_join():
+    h = Harness()
+    h.send("nobody", action="vote", target=None)
+    assert h.error("nobody")["message"] == "Create or join a room first."
+    h.table(["Ann", "Bo", "Cy", "Di"])
+    h.send("late", action="join", room="ZZZZ", name="Eve")
+    assert h.error("late")["message"] == "There is no room with that code."
+    h.send("late", action="join", room=h.code, name="Bo")
+    assert "name is taken" in h.error("late")["message"]
+    h.send("Ann", action="start")
+    h.send("late", action="join", room=h.code, name="Eve")
+    assert "already started" in h.error("late")["message"]
+
+
+def test_lobby_host_powers_reorder_kick_settings():
+    h = Harness()
+    h.table(["Ann", "Bo", "Cy", "Di", "Eve"])
+    h.send("Ann", action="reorder", order=["Cy", "Ann", "Bo", "Di", "Eve"])
+    assert h.view("Bo")["seats"][0]["name"] == "Cy"
+    h.send("Ann", action="reorder", order=["Cy", "Ann"])
+    assert "every seated cat" in h.error("Ann")["message"]
+    h.send("Ann", action="kick", target="Eve")
+    assert h.error("Eve")["code"] == "kicked"
+    assert h.connections.lookup("Eve") is None
+    h.send("Ann", action="settings", settings={"discussion_limit": None, "roles": ["witch"] * 4})
+    assert h.view("Bo")["start_problem"] == "There must be fewer witches than other cats."
+    h.send("Ann", action="start")
+    assert "fewer witches" in h.error("Ann")["message"]
+
+
+def test_reconnect_with_the_token_returns_the_same_seat_and_view_in_every_step():
+    names = ["Ann", "Bo", "Cy", "Di"]
+    h = started(names)
+    seen_phases = set()
+    for step in range(400):
+        view = h.view("Bo")
+        if view.get("outcome"):
+            break
+        seen_phases.add(view["phase"])
+        h.service.connect(f"bo-{step}", h.code.lower(), h.tokens["Bo"])
+        h.send(f"bo-{step}", action="ping")
+        fresh = h.view(f"bo-{step}")
+        assert fresh["you"] == "Bo"
+        assert fresh == view_for(h.room(), "Bo")
+        h.connections.bind("Bo", h.code, "Bo")  # keep the harness's name-keyed phone
+        h.service.connect("Bo", h.code, h.tokens["Bo"])
+        _one_move(h, names)
+    assert {"role_check", "place_choice", "evening", "proposal", "vote"} <= seen_phases
+
+
+def _one_move(h: Harness, names: list[str]) -> None:
+    from engine.catch_the_witch import bots
+    from engine.rng import Rng
+
+    for name in names:
+        action = bots.decide(h.view(name), Rng(len(h.messages(name))))
+        if action is not None:
+            kind = action.pop("type")
+            h.send(name, action=kind, **action)
+            h.clock.now += 0.5
+            return
+    h.advance_to_next_timer()
+
+
+def test_a_wrong_token_or_room_is_refused_at_connect():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    with pytest.raises(Refused):
+        h.service.connect("x", h.code, "not-a-token")
+    with pytest.raises(Refused):
+        h.service.connect("x", "QQQQ", h.tokens["Bo"])
+    with pytest.raises(Refused):
+        h.service.connect("x", h.code, None)
+    h.service.connect("fresh", None, None)  # a new phone may connect to create or join
+    assert h.connections.lookup("x") is None
+
+
+def test_duplicate_early_late_and_lost_timers():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    for name in ["Ann", "Bo", "Cy", "Di"]:
+        h.send(name, action="ready")
+    room = h.room()
+    assert room.game.phase.value == "place_choice" and room.game.deadline
+    ((message, delay),) = [t for t in h.timers.scheduled if t[0]["kind"] == "deadline"]
+    assert message["step"] == room.game.step and delay >= 60
+    h.service.timer(dict(message))  # early: nothing happens, the timer is sent again
+    assert h.room().version == room.version
+    assert h.timers.scheduled[-1][0] == message
+    h.clock.now = room.game.deadline + 1
+    h.service.timer(dict(message))
+    after = h.room()
+    assert after.game.step > room.game.step
+    h.service.timer(dict(message))  # duplicate: stale step, nothing applied twice
+    assert h.room().version == after.version
+    # A lost timer: the witches' 15 s pass with nobody delivering it; a ping resolves it.
+    h.clock.now = after.game.deadline + 5
+    h.send("Bo", action="ping", seq=after.seq)
+    assert h.room().game.phase.value == "evening"
+    assert h.metrics.counts["DeadlinesByBackstop"] == 1
+
+
+def test_a_410_drops_that_connection_and_the_request_still_succeeds():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.pusher.gone.add("Cy")
+    h.send("Ann", action="ready")
+    assert h.error("Ann") is None
+    assert h.connections.lookup("Cy") is None
+    assert h.room().seat("Cy").connection is None
+    assert h.metrics.counts["PushesFailed"] == 1
+
+
+def test_host_powers_pass_after_thirty_seconds_disconnected():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.service.disconnect("Ann")
+    ((check, delay),) = [t for t in h.timers.scheduled if t[0]["kind"] == "host_check"]
+    assert delay >= 30
+    h.clock.now += 10
+    h.service.timer(check)
+    assert h.room().host == "Ann"
+    h.clock.now += 25
+    h.service.timer(check)
+    room = h.room()
+    assert room.host == "Bo" and room.game.host == "Bo"
+    h.send("Bo", action="mark_away", target="Ann")
+    assert h.room().game.cat("Ann").away
+
+
+def test_leaving_mid_game_marks_the_cat_away():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.send("Cy", action="leave")
+    room = h.room()
+    assert room.game.cat("Cy").away and h.connections.lookup("Cy") is None
+
+
+def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
+    """Threads against the in-memory store: every yes/no vote lands exactly once."""
+    names = [f"Cat{i}" for i in range(1, 13)]
+    totals = []
+    for round_ in range(20):
+        h = started(names)
+        while h.view(names[0])["phase"] != "approval":
+            _one_move(h, names)
+        voters = h.view(names[0])["waiting"]
+        store: MemoryRoomStore = h.store
+        writes_before = store.writes
+        barrier = threading.Barrier(len(voters))
+
+        def vote(name: str, h=h, barrier=barrier) -> None:
+            barrier.wait()
+            h.send(name, action="approve", yes=True)
+
+        threads = [threading.Thread(target=vote, args=(n,)) for n in voters]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        proposal = h.room().game.today.proposals[-1]
+        assert sorted(proposal["yes"]) == sorted(voters), round_
+        totals.append((store.writes - writes_before) / len(voters))
+    print(f"write attempts per vote (memory store, 12 threads): {sum(totals) / len(totals):.2f}")
