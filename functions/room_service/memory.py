@@ -83,6 +83,10 @@ class MemoryTimers:
 class MemoryMetrics:
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
+        self.contexts: list[tuple[str, str | None]] = []
+
+    def context(self, room: str, seat: str | None) -> None:
+        self.contexts.append((room, seat))
 
     def count(self, name: str, value: int = 1) -> None:
         self.counts[name] = self.counts.get(name, 0) + value

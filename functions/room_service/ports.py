@@ -37,3 +37,6 @@ class Timers(Protocol):
 
 class Metrics(Protocol):
     def count(self, name: str, value: int = 1) -> None: ...
+
+    def context(self, room: str, seat: str | None) -> None:
+        """The room and seat being served, for every later log line."""

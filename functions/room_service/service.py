@@ -189,6 +189,7 @@ class RoomService:
                 return
             raise IllegalAction("Create or join a room first.")
         code, name = where
+        self.ports.metrics.context(code, name)
         handlers: dict[type, Callable[[Room, str, str, Any], Change]] = {
             Leave: self._leave, ChangeSettings: self._settings, Reorder: self._reorder,
             Kick: self._kick, Start: self._start, Rematch: self._rematch, Ping: self._ping,

@@ -1,0 +1,105 @@
+"""Writes the sample API Gateway / SQS events in this folder (`python -m events.generate`).
+
+Used by tests/test_handlers_moto.py and by `sam local invoke -e events/<file>.json`
+where Docker exists. Room code ABCD and the token are placeholders.
+"""
+
+import json
+from pathlib import Path
+
+HERE = Path(__file__).parent
+DOMAIN, STAGE, API = "abc123.execute-api.eu-west-1.amazonaws.com", "prod", "abc123"
+
+
+def websocket_event(route: str, event_type: str, connection: str, body: dict | None = None,
+                    query: dict | None = None) -> dict:  # fmt: skip
+    event = {
+        "requestContext": {
+            "routeKey": route, "eventType": event_type, "connectionId": connection,
+            "domainName": DOMAIN, "stage": STAGE, "apiId": API,
+            "requestId": "Lb9UmF3dDoEFZbA=", "messageId": "Lb9UmcnjDoECJXw=",
+            "connectedAt": 1_800_000_000_000, "requestTimeEpoch": 1_800_000_001_000,
+            "identity": {"sourceIp": "203.0.113.7", "userAgent": "Mozilla/5.0 (Linux; Android 14)"},
+            "extendedRequestId": "Lb9UmF3dDoEFZbA=", "messageDirection": "IN",
+        },
+        "isBase64Encoded": False,
+    }  # fmt: skip
+    if body is not None:
+        event["body"] = json.dumps(body)
+    if query is not None:
+        event["queryStringParameters"] = query
+    return event
+
+
+MESSAGES = {
+    "create_room": {"action": "create_room", "name": "Ann", "settings": {"discussion_limit": 120}},
+    "join": {"action": "join", "room": "ABCD", "name": "Bo"},
+    "leave": {"action": "leave"},
+    "settings": {"action": "settings", "settings": {"discussion_limit": 90, "reveal_role_on_exile": True}},
+    "reorder": {"action": "reorder", "order": ["Bo", "Ann", "Cy", "Di"]},
+    "kick": {"action": "kick", "target": "Di"},
+    "start": {"action": "start"},
+    "rematch": {"action": "rematch"},
+    "ping": {"action": "ping", "seq": 41},
+    "ready": {"action": "ready"},
+    "choose_place": {"action": "choose_place", "place": "river", "restore": "Cy"},
+    "choose_guard": {"action": "choose_guard"},
+    "guard_place": {"action": "guard_place", "place": "meadow"},
+    "witch_place": {"action": "witch_place", "place": "forest"},
+    "witch_spell": {"action": "witch_spell", "spell": "frog", "target": "Bo"},
+    "ok": {"action": "ok"},
+    "end_talk": {"action": "end_talk"},
+    "seer_look": {"action": "seer_look", "target": "Cy"},
+    "pickpocket_peek": {"action": "pickpocket_peek", "target": "Bo"},
+    "pickpocket_take": {"action": "pickpocket_take", "card": "fish"},
+    "propose": {"action": "propose", "members": ["Ann", "Bo"]},
+    "approve": {"action": "approve", "yes": True},
+    "play_card": {"action": "play_card", "card": "fish"},
+    "vote": {"action": "vote", "target": None},
+    "mark_away": {"action": "mark_away", "target": "Di"},
+}  # fmt: skip
+
+
+def main() -> None:
+    events = {
+        "connect": websocket_event(
+            "$connect",
+            "CONNECT",
+            "Lb9UmdxeDoECIeg=",
+            query={"room": "ABCD", "token": "REPLACE-WITH-SEAT-TOKEN"},
+        ),
+        "connect_new_phone": websocket_event("$connect", "CONNECT", "Lb9UmdxeDoECIeg="),
+        "disconnect": websocket_event("$disconnect", "DISCONNECT", "Lb9UmdxeDoECIeg="),
+        "timer_batch": {
+            "Records": [
+                {
+                    "messageId": "059f36b4-87a3-44ab-83d2-661975830a7d",
+                    "receiptHandle": "AQEBwJnKyrHigUMZj6rYigCgxlaS3SLy0a",
+                    "body": json.dumps(
+                        {"kind": "deadline", "room": "ABCD", "step": 7, "deadline": 1800000120.5}
+                    ),
+                    "attributes": {
+                        "ApproximateReceiveCount": "1",
+                        "SentTimestamp": "1800000000000",
+                        "SenderId": "AIDAIENQZJOLO23YVJ4VO",
+                        "ApproximateFirstReceiveTimestamp": "1800000120600",
+                    },
+                    "messageAttributes": {},
+                    "md5OfBody": "e4e68fb7bd0e697a0ae8f1bb342846b3",
+                    "eventSource": "aws:sqs",
+                    "eventSourceARN": "arn:aws:sqs:eu-west-1:123456789012:catch-the-witch-timers",
+                    "awsRegion": "eu-west-1",
+                }
+            ]
+        },
+    }
+    for kind, body in MESSAGES.items():
+        route = "$default"
+        events[f"message_{kind}"] = websocket_event(route, "MESSAGE", "Lb9UmdxeDoECIeg=", body)
+    for name, event in events.items():
+        (HERE / f"{name}.json").write_text(json.dumps(event, indent=1) + "\n")
+    print(f"wrote {len(events)} events")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,12 @@
+"""$disconnect (best effort: a 410 on a later push also frees the seat)."""
+
+from functions.room_service.lambda_app import logger, metrics, service_for
+
+
+@logger.inject_lambda_context(clear_state=True)
+@metrics.log_metrics
+def handler(event, context):
+    connection_id = event["requestContext"]["connectionId"]
+    logger.append_keys(connection=connection_id)
+    service_for(event).disconnect(connection_id)
+    return {"statusCode": 200}

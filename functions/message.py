@@ -1,0 +1,12 @@
+"""Every client message ($default and the action routes): docs/protocol.md."""
+
+from functions.room_service.lambda_app import logger, metrics, service_for
+
+
+@logger.inject_lambda_context(clear_state=True)
+@metrics.log_metrics
+def handler(event, context):
+    connection_id = event["requestContext"]["connectionId"]
+    logger.append_keys(connection=connection_id)
+    service_for(event).message(connection_id, event.get("body"))
+    return {"statusCode": 200}

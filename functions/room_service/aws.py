@@ -1,0 +1,179 @@
+"""AWS adapters of the ports: DynamoDB (rooms, connections), API Gateway management
+API (pushes), SQS (timers).
+
+boto3 is imported and clients are built lazily, on first use, so tests can start moto
+(or the local stack its endpoints) first; endpoints come from the standard
+``AWS_ENDPOINT_URL`` / ``AWS_ENDPOINT_URL_<SERVICE>`` variables, which boto3 reads.
+"""
+
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from typing import Any
+
+from engine.errors import GameError
+
+from .model import Room
+
+#: One table: rooms under ``ROOM#<code>``, connections under ``CONN#<id>``.
+KEY = "pk"
+#: DynamoDB's item limit is 400 KB; refuse well before it with a clear message.
+MAX_ITEM_BYTES = 200_000
+#: Connections expire with their room at the latest (API Gateway caps them at 2 h).
+CONNECTION_TTL_SECONDS = 3 * 3600
+PUSH_THREADS = 12
+
+
+class RoomTooLarge(GameError):
+    code = "room_too_large"
+
+
+@cache
+def _client(service: str, endpoint_url: str | None = None):
+    import boto3
+
+    return boto3.client(service, endpoint_url=endpoint_url)
+
+
+def table_name() -> str:
+    return os.environ["TABLE_NAME"]
+
+
+class DynamoRoomStore:
+    def __init__(self, table: str | None = None):
+        self.table = table or table_name()
+        self.reads = 0
+        self.writes = 0
+        self.conflicts = 0
+
+    @property
+    def _db(self):
+        return _client("dynamodb")
+
+    def _item(self, room: Room) -> dict[str, Any]:
+        body = room.model_dump_json(exclude={"version", "expires_at"})
+        if len(body) > MAX_ITEM_BYTES:
+            raise RoomTooLarge(
+                f"Room {room.code} has grown to {len(body)} bytes (limit {MAX_ITEM_BYTES})."
+            )
+        return {
+            KEY: {"S": f"ROOM#{room.code}"},
+            "version": {"N": str(room.version)},
+            "room": {"S": body},
+            "expires_at": {"N": str(room.expires_at)},
+        }
+
+    def create(self, room: Room) -> bool:
+        db = self._db
+        self.writes += 1
+        try:
+            db.put_item(TableName=self.table, Item=self._item(room),
+                        ConditionExpression=f"attribute_not_exists({KEY})")  # fmt: skip
+        except db.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
+
+    def load(self, code: str) -> Room | None:
+        self.reads += 1
+        found = self._db.get_item(
+            TableName=self.table, Key={KEY: {"S": f"ROOM#{code}"}}, ConsistentRead=True
+        ).get("Item")
+        if not found:
+            return None
+        data = json.loads(found["room"]["S"])
+        data["version"] = int(found["version"]["N"])
+        data["expires_at"] = int(found["expires_at"]["N"])
+        return Room.model_validate(data)
+
+    def save(self, room: Room, expected_version: int) -> bool:
+        db = self._db
+        self.writes += 1
+        try:
+            db.put_item(
+                TableName=self.table, Item=self._item(room),
+                ConditionExpression="version = :expected",
+                ExpressionAttributeValues={":expected": {"N": str(expected_version)}},
+            )  # fmt: skip
+        except db.exceptions.ConditionalCheckFailedException:
+            self.conflicts += 1
+            return False
+        return True
+
+
+class DynamoConnections:
+    def __init__(self, table: str | None = None, clock=None):
+        import time
+
+        self.table = table or table_name()
+        self.clock = clock or time.time
+
+    def bind(self, connection_id: str, room: str, seat: str) -> None:
+        expires = int(self.clock()) + CONNECTION_TTL_SECONDS
+        _client("dynamodb").put_item(TableName=self.table, Item={
+            KEY: {"S": f"CONN#{connection_id}"}, "room": {"S": room}, "seat": {"S": seat},
+            "expires_at": {"N": str(expires)},
+        })  # fmt: skip
+
+    def lookup(self, connection_id: str) -> tuple[str, str] | None:
+        item = (
+            _client("dynamodb")
+            .get_item(TableName=self.table, Key={KEY: {"S": f"CONN#{connection_id}"}})
+            .get("Item")
+        )
+        return (item["room"]["S"], item["seat"]["S"]) if item else None
+
+    def unbind(self, connection_id: str) -> None:
+        _client("dynamodb").delete_item(
+            TableName=self.table, Key={KEY: {"S": f"CONN#{connection_id}"}}
+        )
+
+
+class ApiGatewayPusher:
+    """Posts to connections in parallel; a 410 (GoneException) reports the id as gone and
+    never fails the request."""
+
+    def __init__(self, endpoint_url: str):
+        self.endpoint_url = endpoint_url
+        self.posted = 0
+
+    def push(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:
+        api = _client("apigatewaymanagementapi", self.endpoint_url)
+        gone_error = api.exceptions.GoneException
+
+        def post(item: tuple[str, dict[str, Any]]) -> str | None:
+            connection_id, message = item
+            try:
+                api.post_to_connection(ConnectionId=connection_id,
+                                       Data=json.dumps(message, separators=(",", ":")).encode())  # fmt: skip
+            except gone_error:
+                return connection_id
+            return None
+
+        self.posted += len(messages)
+        if len(messages) == 1:
+            results = [post(messages[0])]
+        else:
+            with ThreadPoolExecutor(min(PUSH_THREADS, len(messages))) as pool:
+                results = list(pool.map(post, messages))
+        return [connection_id for connection_id in results if connection_id]
+
+
+class SqsTimers:
+    """Per-message DelaySeconds (0–900) on a standard queue (ARCHITECTURE: timers)."""
+
+    MAX_DELAY = 900
+
+    def __init__(self, queue_url: str | None = None):
+        self.queue_url = queue_url or os.environ["TIMER_QUEUE_URL"]
+
+    def schedule(self, message: dict[str, Any], delay_seconds: float) -> None:
+        delay = min(self.MAX_DELAY, max(0, int(delay_seconds + 0.999)))  # never early
+        _client("sqs").send_message(QueueUrl=self.queue_url, MessageBody=json.dumps(message),
+                                    DelaySeconds=delay)  # fmt: skip
+
+
+def management_endpoint(domain_name: str, stage: str) -> str:
+    """The @connections endpoint of the API the event came through (or WEBSOCKET_ENDPOINT,
+    e.g. the local gateway)."""
+    return os.environ.get("WEBSOCKET_ENDPOINT") or f"https://{domain_name}/{stage}"

@@ -1,0 +1,219 @@
+"""The Lambda handlers end to end under moto: DynamoDB, SQS and the management API.
+
+Phones are connection ids; what each was sent is read back from moto's management-API
+backend. Bots decide from those messages only. Time is a fake clock; timers are taken
+from the moto queue and delivered through the SQS handler when they are due.
+"""
+
+import json
+from types import SimpleNamespace
+
+import boto3
+import pytest
+from botocore.stub import Stubber
+from moto import mock_aws
+from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.sqs.models import sqs_backends
+
+from engine.catch_the_witch import bots
+from engine.rng import Rng
+from events.generate import websocket_event
+from functions import connect, disconnect, message, timer
+from functions.room_service import aws, lambda_app
+
+REGION = "eu-west-1"
+TABLE = "catch-the-witch-test"
+CONTEXT = SimpleNamespace(function_name="test", memory_limit_in_mb=256, aws_request_id="req",
+                          invoked_function_arn="arn:aws:lambda:eu-west-1:123456789012:function:test")  # fmt: skip
+
+
+@pytest.fixture
+def cloud(monkeypatch):
+    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
+    for key in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        monkeypatch.setenv(key, "testing")
+    with mock_aws():
+        aws._client.cache_clear()
+        lambda_app._service.cache_clear()
+        db = boto3.client("dynamodb")
+        db.create_table(TableName=TABLE, BillingMode="PAY_PER_REQUEST",
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])  # fmt: skip
+        queue = boto3.client("sqs").create_queue(QueueName="timers")["QueueUrl"]
+        monkeypatch.setenv("TABLE_NAME", TABLE)
+        monkeypatch.setenv("TIMER_QUEUE_URL", queue)
+        monkeypatch.setenv(
+            "WEBSOCKET_ENDPOINT", "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"
+        )
+        clock = SimpleNamespace(now=1_800_000_000.0)
+        monkeypatch.setattr(lambda_app, "now", lambda: clock.now)
+        yield Cloud(clock)
+        aws._client.cache_clear()
+        lambda_app._service.cache_clear()
+
+
+class Cloud:
+    def __init__(self, clock):
+        self.clock = clock
+        self.read_upto: dict[str, int] = {}
+
+    # -- phones ----------------------------------------------------------------------------
+    def connect(self, connection: str, query: dict | None = None) -> dict:
+        event = websocket_event("$connect", "CONNECT", connection, query=query)
+        return connect.handler(event, CONTEXT)
+
+    def send(self, connection: str, **body) -> None:
+        event = websocket_event("$default", "MESSAGE", connection, body)
+        assert message.handler(event, CONTEXT) == {"statusCode": 200}
+
+    def disconnect(self, connection: str) -> None:
+        disconnect.handler(websocket_event("$disconnect", "DISCONNECT", connection), CONTEXT)
+
+    def received(self, connection: str) -> list[dict]:
+        backend = apigatewaymanagementapi_backends[DEFAULT_ACCOUNT_ID][REGION]
+        data = (
+            backend.connections[connection].data.decode()
+            if connection in backend.connections
+            else ""
+        )
+        decoder, out, index = json.JSONDecoder(), [], 0
+        while index < len(data):  # moto concatenates posts with no delimiter
+            item, index = decoder.raw_decode(data, index)
+            out.append(item)
+        return out
+
+    def last(self, connection: str, kind: str = "view") -> dict | None:
+        return next((m for m in reversed(self.received(connection)) if m["type"] == kind), None)
+
+    # -- timers ----------------------------------------------------------------------------
+    def queued_timers(self) -> list:
+        queue = sqs_backends[DEFAULT_ACCOUNT_ID][REGION].queues["timers"]
+        return list(queue._messages)
+
+    def fire_next_timer(self) -> bool:
+        queue = sqs_backends[DEFAULT_ACCOUNT_ID][REGION].queues["timers"]
+        deadlines = [m for m in queue._messages if json.loads(m.body)["kind"] == "deadline"]
+        if not deadlines:
+            return False
+        first = min(deadlines, key=lambda m: json.loads(m.body)["deadline"])
+        queue._messages.remove(first)
+        self.clock.now = max(self.clock.now, json.loads(first.body)["deadline"] + 0.5)
+        records = {"Records": [{"messageId": first.id, "receiptHandle": "r", "body": first.body,
+                                "attributes": {}, "messageAttributes": {}, "md5OfBody": "",
+                                "eventSource": "aws:sqs", "awsRegion": REGION,
+                                "eventSourceARN": "arn:aws:sqs:eu-west-1:123456789012:timers"}]}  # fmt: skip
+        assert timer.handler(records, CONTEXT) == {"batchItemFailures": []}
+        return True
+
+    # -- a table of bots -------------------------------------------------------------------
+    def table(self, count: int, settings: dict | None = None) -> tuple[list[str], dict, str]:
+        names = [f"Cat{i}" for i in range(1, count + 1)]
+        tokens = {}
+        for name in names:
+            assert self.connect(name) == {"statusCode": 200}
+        self.send(names[0], action="create_room", name=names[0], settings=settings or {})
+        code = self.last(names[0], "joined")["room"]
+        tokens[names[0]] = self.last(names[0], "joined")["token"]
+        for name in names[1:]:
+            self.send(name, action="join", room=code, name=name)
+            tokens[name] = self.last(name, "joined")["token"]
+        self.send(names[0], action="start")
+        return names, tokens, code
+
+    def play(self, names: list[str], seed: int) -> dict:
+        rng = Rng(seed)
+        for _ in range(6000):
+            if self.last(names[0])["view"].get("outcome"):
+                return self.last(names[0])["view"]
+            for name in names:
+                action = bots.decide(self.last(name)["view"], rng)
+                if action is not None:
+                    kind = action.pop("type")
+                    before = len(self.received(name))
+                    self.send(name, action=kind, **action)
+                    assert not [m for m in self.received(name)[before:] if m["type"] == "error"]
+                    self.clock.now += 0.5
+                    break
+            else:
+                assert self.fire_next_timer(), "stuck with no timer"
+        raise AssertionError("game did not finish")
+
+
+@pytest.mark.parametrize("count", [4, 12])
+def test_complete_games_through_the_handlers(cloud, count):
+    names, tokens, code = cloud.table(count, {"discussion_limit": 30})
+    final = cloud.play(names, seed=count)
+    assert final["phase"] == "game_over"
+    for name in names:
+        text = json.dumps(cloud.received(name))
+        for other in names:  # no other seat's token ever reached this phone
+            if other != name:
+                assert tokens[other] not in text
+        for msg in cloud.received(name):  # every view is this phone's own
+            if msg["type"] == "view" and msg["view"].get("me"):
+                assert msg["view"]["me"]["name"] == name
+    item = boto3.client("dynamodb").get_item(TableName=TABLE, Key={"pk": {"S": f"ROOM#{code}"}})[
+        "Item"
+    ]
+    assert int(item["expires_at"]["N"]) > cloud.clock.now
+    stored = item["room"]["S"]
+    assert all(token not in stored for token in tokens.values())  # only hashes are stored
+
+
+def test_reconnect_with_token_and_refusal_of_a_wrong_token(cloud):
+    _, tokens, code = cloud.table(4)
+    cloud.disconnect("Cat2")
+    assert cloud.connect("phone-2b", {"room": code, "token": tokens["Cat2"]}) == {"statusCode": 200}
+    cloud.send("phone-2b", action="ping")
+    view = cloud.last("phone-2b")["view"]
+    assert view["you"] == "Cat2" and view["phase"] == "role_check"
+    refused = cloud.connect("thief", {"room": code, "token": "guess"})
+    assert refused["statusCode"] == 403
+
+
+def test_timer_messages_go_through_sqs_with_their_delay(cloud):
+    names, _, _ = cloud.table(4, {"discussion_limit": 45})
+    for name in names:
+        cloud.send(name, action="ready")
+    bodies = [json.loads(m.body) for m in cloud.queued_timers()]
+    assert (
+        bodies
+        and bodies[-1]["kind"] == "deadline"
+        and bodies[-1]["deadline"] >= cloud.clock.now + 45
+    )
+    import time
+
+    # moto holds the message back (delayed_until is in real time): SQS did get the delay.
+    assert max(m.delayed_until for m in cloud.queued_timers()) >= time.time() + 40
+
+
+def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
+    names, _, code = cloud.table(4)
+    service = lambda_app.timer_service()
+    api = aws._client("apigatewaymanagementapi", service.ports.pusher.endpoint_url)
+    with Stubber(api) as stub:
+        for name in names:
+            if name == "Cat3":
+                stub.add_client_error("post_to_connection", service_error_code="GoneException",
+                                      http_status_code=410)  # fmt: skip
+            else:
+                stub.add_response("post_to_connection", {})
+        # A single message pushes views to all four: the third answers 410.
+        service.ports.pusher.push = _sequential(service.ports.pusher.push)
+        cloud.send("Cat1", action="ready")
+    assert service.ports.connections.lookup("Cat3") is None
+    room = service.ports.store.load(code)
+    assert room.seat("Cat3").connection is None and room.game.done == ["Cat1"]
+
+
+def _sequential(push):
+    """Stubber answers in order; post one by one so the 410 lands on Cat3."""
+
+    def one_by_one(messages):
+        gone = []
+        for item in messages:
+            gone += push([item])
+        return gone
+
+    return one_by_one
