@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: dev test lint unit property bench balance scenarios clean
+.PHONY: dev test lint unit property bench balance scenarios package package-code clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,8 @@ test: lint
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/cfn-lint template.yaml
+	SAM_CLI_TELEMETRY=0 $(BIN)/sam validate --lint --region eu-west-1
 
 ## unit: the fast tests only (no random-game properties)
 unit: $(STAMP)
@@ -43,5 +45,20 @@ balance: $(STAMP)
 scenarios: $(STAMP)
 	$(BIN)/python -m tests.scenarios.generate
 
+## package: build/lambda = functions/ + engine/ + runtime wheels for Lambda (arm64, 3.12)
+PACKAGE_DIR     ?= build/lambda
+LAMBDA_PLATFORM ?= manylinux2014_aarch64
+LAMBDA_PYTHON   ?= 3.12
+package: package-code
+	$(BIN)/pip install --quiet --target $(PACKAGE_DIR) --platform $(LAMBDA_PLATFORM) \
+		--python-version $(LAMBDA_PYTHON) --implementation cp --only-binary=:all: \
+		'pydantic>=2.6,<3' 'aws-lambda-powertools>=3.0,<4'
+
+## package-code: only the project's code (no tests/, frontend/, events/, caches)
+package-code:
+	rm -rf $(PACKAGE_DIR) && mkdir -p $(PACKAGE_DIR)
+	cp -r functions engine $(PACKAGE_DIR)/
+	find $(PACKAGE_DIR) -name __pycache__ -type d -prune -exec rm -rf {} +
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .coverage .hypothesis
+	rm -rf $(VENV) build .pytest_cache .ruff_cache .coverage .hypothesis
