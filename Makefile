@@ -50,7 +50,7 @@ PACKAGE_DIR     ?= build/lambda
 LAMBDA_PLATFORM ?= manylinux2014_aarch64
 LAMBDA_PYTHON   ?= 3.12
 package: package-code
-	$(BIN)/pip install --quiet --target $(PACKAGE_DIR) --platform $(LAMBDA_PLATFORM) \
+	$(BIN)/pip install --quiet --no-warn-conflicts --target $(PACKAGE_DIR) --platform $(LAMBDA_PLATFORM) \
 		--python-version $(LAMBDA_PYTHON) --implementation cp --only-binary=:all: \
 		'pydantic>=2.6,<3' 'aws-lambda-powertools>=3.0,<4'
 

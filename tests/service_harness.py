@@ -53,7 +53,8 @@ class Harness:
         return self.pusher.sent.get(connection, [])
 
     def room(self):
-        return self.store.load(self.code)
+        """The room with pending submissions merged (what players see)."""
+        return self.service.current_room(self.code)
 
     def table(self, names: list[str]) -> None:
         """The first name creates a room (connection = name), the others join."""

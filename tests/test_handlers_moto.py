@@ -38,8 +38,10 @@ def cloud(monkeypatch):
         lambda_app._service.cache_clear()
         db = boto3.client("dynamodb")
         db.create_table(TableName=TABLE, BillingMode="PAY_PER_REQUEST",
-                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
-                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])  # fmt: skip
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                              {"AttributeName": "sk", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                   {"AttributeName": "sk", "KeyType": "RANGE"}])  # fmt: skip
         queue = boto3.client("sqs").create_queue(QueueName="timers")["QueueUrl"]
         monkeypatch.setenv("TABLE_NAME", TABLE)
         monkeypatch.setenv("TIMER_QUEUE_URL", queue)
@@ -153,9 +155,8 @@ def test_complete_games_through_the_handlers(cloud, count):
         for msg in cloud.received(name):  # every view is this phone's own
             if msg["type"] == "view" and msg["view"].get("me"):
                 assert msg["view"]["me"]["name"] == name
-    item = boto3.client("dynamodb").get_item(TableName=TABLE, Key={"pk": {"S": f"ROOM#{code}"}})[
-        "Item"
-    ]
+    key = {"pk": {"S": f"ROOM#{code}"}, "sk": {"S": "ROOM"}}
+    item = boto3.client("dynamodb").get_item(TableName=TABLE, Key=key)["Item"]
     assert int(item["expires_at"]["N"]) > cloud.clock.now
     stored = item["room"]["S"]
     assert all(token not in stored for token in tokens.values())  # only hashes are stored
@@ -203,7 +204,7 @@ def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
         service.ports.pusher.push = _sequential(service.ports.pusher.push)
         cloud.send("Cat1", action="ready")
     assert service.ports.connections.lookup("Cat3") is None
-    room = service.ports.store.load(code)
+    room = service.current_room(code)
     assert room.seat("Cat3").connection is None and room.game.done == ["Cat1"]
 
 
@@ -217,3 +218,94 @@ def _sequential(push):
         return gone
 
     return one_by_one
+
+
+class _AtApproval(Exception):
+    pass
+
+
+def _game_at_approval(seed: int):
+    from engine.catch_the_witch import GameState, Phase, new_game
+    from engine.catch_the_witch.autoplay import bot_names, play
+
+    def stop(action: dict, state: GameState) -> None:
+        if state.phase is Phase.APPROVAL:
+            raise _AtApproval(state)
+
+    try:
+        play(new_game(bot_names(12), {"discussion_limit": None}, seed=seed), bot_seed=seed,
+             observer=stop)  # fmt: skip
+    except _AtApproval as reached:
+        return reached.args[0]
+    raise AssertionError("no approval step")
+
+
+ROUNDS = int(__import__("os").environ.get("CONCURRENCY_ROUNDS", "200"))
+
+
+@pytest.fixture
+def atomic_moto_requests(monkeypatch):
+    """moto's DynamoDB backend is not thread-safe (transact_write_items deep-copies tables
+    other threads are writing). Real DynamoDB applies each request atomically; a lock per
+    backend operation gives moto the same semantics, requests still interleave freely."""
+    import threading
+
+    from moto.dynamodb.models import DynamoDBBackend
+
+    lock = threading.RLock()
+    for name in ("get_item", "put_item", "delete_item", "query", "transact_write_items"):
+        original = getattr(DynamoDBBackend, name)
+
+        def locked(self, *args, _original=original, **kwargs):
+            with lock:
+                return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(DynamoDBBackend, name, locked)
+
+
+def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(cloud, atomic_moto_requests):
+    import threading
+
+    from functions.room_service.model import Room, Seat, hash_token
+
+    service = lambda_app.timer_service()
+    store = service.ports.store
+    attempts = []
+    for round_ in range(ROUNDS):
+        game = _game_at_approval(round_ % 25)
+        code = f"R{round_:03d}"
+        seats = [
+            Seat(name=n, token_hash=hash_token(n), connection=f"{code}-{n}") for n in game.names()
+        ]
+        assert store.create(Room(code=code, host=game.host, seats=seats, game=game, version=1))
+        for seat in seats:
+            service.ports.connections.bind(seat.connection, code, seat.name)
+        voters = [c.name for c in game.humans()]
+        writes_before = store.writes
+        barrier = threading.Barrier(len(voters))
+
+        def vote(name: str, code=code, barrier=barrier, first=voters[0]) -> None:
+            barrier.wait()
+            cloud.send(f"{code}-{name}", action="approve", yes=name != first)
+
+        failures = []
+
+        def run(name: str, vote=vote, failures=failures) -> None:
+            try:
+                vote(name)
+            except Exception as exc:  # a crashed thread must fail the test, not vanish
+                failures.append(exc)
+
+        threads = [threading.Thread(target=run, args=(n,)) for n in voters]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not failures, failures
+        proposal = service.current_room(code).game.days[-1].proposals[-1]
+        assert proposal["yes"] == voters[1:] and proposal["no"] == voters[:1], round_
+        attempts.append((store.writes - writes_before) / len(voters))
+    mean = sum(attempts) / len(attempts)
+    print(f"\nwrite attempts per submission, 12 simultaneous votes, {ROUNDS} rounds (moto): "
+          f"mean {mean:.3f}, worst {max(attempts):.3f}")  # fmt: skip
+    assert mean <= 1.2

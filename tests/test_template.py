@@ -73,7 +73,7 @@ def test_manage_connections_is_allowed_on_this_api_only(template):
         for s in policy["Statement"]
         for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])
     }
-    assert actions == {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem",
+    assert actions == {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem", "dynamodb:Query",
                        "sqs:SendMessage", "execute-api:ManageConnections"}  # fmt: skip
 
 

@@ -14,10 +14,15 @@ from typing import Any
 
 from engine.errors import GameError
 
-from .model import Room
+from .model import Room, Submission
 
-#: One table: rooms under ``ROOM#<code>``, connections under ``CONN#<id>``.
+#: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); a seat's pending moves in a
+#: step are (ROOM#<code>, SUB#<step>#<seat>), beside their room; a connection is
+#: (CONN#<id>, CONN).
 KEY = "pk"
+SORT = "sk"
+#: Pending moves outlive their step by at most this long (TTL), if never consumed.
+SUBMISSION_TTL_SECONDS = 24 * 3600
 #: DynamoDB's item limit is 400 KB; refuse well before it with a clear message.
 MAX_ITEM_BYTES = 200_000
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
@@ -58,7 +63,7 @@ class DynamoRoomStore:
                 f"Room {room.code} has grown to {len(body)} bytes (limit {MAX_ITEM_BYTES})."
             )
         return {
-            KEY: {"S": f"ROOM#{room.code}"},
+            **_room_key(room.code),
             "version": {"N": str(room.version)},
             "room": {"S": body},
             "expires_at": {"N": str(room.expires_at)},
@@ -77,7 +82,7 @@ class DynamoRoomStore:
     def load(self, code: str) -> Room | None:
         self.reads += 1
         found = self._db.get_item(
-            TableName=self.table, Key={KEY: {"S": f"ROOM#{code}"}}, ConsistentRead=True
+            TableName=self.table, Key=_room_key(code), ConsistentRead=True
         ).get("Item")
         if not found:
             return None
@@ -86,19 +91,73 @@ class DynamoRoomStore:
         data["expires_at"] = int(found["expires_at"]["N"])
         return Room.model_validate(data)
 
-    def save(self, room: Room, expected_version: int) -> bool:
+    def save(self, room: Room, expected_version: int, consumed: list[Submission] = ()) -> bool:
+        """A conditional put; with consumed submissions, one transaction that also deletes
+        each of them if unchanged (so no move is lost or applied twice)."""
         db = self._db
         self.writes += 1
+        put = {
+            "TableName": self.table, "Item": self._item(room),
+            "ConditionExpression": "version = :expected",
+            "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
+        }  # fmt: skip
         try:
-            db.put_item(
-                TableName=self.table, Item=self._item(room),
-                ConditionExpression="version = :expected",
-                ExpressionAttributeValues={":expected": {"N": str(expected_version)}},
-            )  # fmt: skip
+            if not consumed:
+                db.put_item(**put)
+                return True
+            deletes = [
+                {"Delete": {"TableName": self.table, "Key": _submission_key(room.code, sub),
+                            "ConditionExpression": "n = :n",
+                            "ExpressionAttributeValues": {":n": {"N": str(sub.n)}}}}
+                for sub in consumed
+            ]  # fmt: skip
+            db.transact_write_items(TransactItems=[{"Put": put}, *deletes])
+            return True
+        except (db.exceptions.ConditionalCheckFailedException,
+                db.exceptions.TransactionCanceledException):  # fmt: skip
+            self.conflicts += 1
+            return False
+
+    def submissions(self, code: str, step: int) -> list[Submission]:
+        self.reads += 1
+        items = self._db.query(
+            TableName=self.table, ConsistentRead=True,
+            KeyConditionExpression=f"{KEY} = :pk AND begins_with({SORT}, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": f"ROOM#{code}"},
+                                       ":prefix": {"S": f"SUB#{step:06d}#"}},
+        )["Items"]  # fmt: skip
+        return [Submission.model_validate_json(item["submission"]["S"]) for item in items]
+
+    def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
+        db = self._db
+        self.writes += 1
+        condition = f"attribute_not_exists({KEY})" if expected_n == 0 else "n = :n"
+        values = {} if expected_n == 0 else {":n": {"N": str(expected_n)}}
+        item = {
+            **_submission_key(code, submission),
+            "n": {"N": str(submission.n)},
+            "submission": {"S": submission.model_dump_json()},
+            "expires_at": {"N": str(int(submission.actions[-1]["t"]) + SUBMISSION_TTL_SECONDS)},
+        }
+        try:
+            db.put_item(TableName=self.table, Item=item, ConditionExpression=condition,
+                        **({"ExpressionAttributeValues": values} if values else {}))  # fmt: skip
         except db.exceptions.ConditionalCheckFailedException:
             self.conflicts += 1
             return False
         return True
+
+
+def _room_key(code: str) -> dict[str, dict[str, str]]:
+    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": "ROOM"}}
+
+
+def _submission_key(code: str, sub: Submission) -> dict[str, dict[str, str]]:
+    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": f"SUB#{sub.step:06d}#{sub.player}"}}
+
+
+def _connection_key(connection_id: str) -> dict[str, dict[str, str]]:
+    return {KEY: {"S": f"CONN#{connection_id}"}, SORT: {"S": "CONN"}}
 
 
 class DynamoConnections:
@@ -111,22 +170,20 @@ class DynamoConnections:
     def bind(self, connection_id: str, room: str, seat: str) -> None:
         expires = int(self.clock()) + CONNECTION_TTL_SECONDS
         _client("dynamodb").put_item(TableName=self.table, Item={
-            KEY: {"S": f"CONN#{connection_id}"}, "room": {"S": room}, "seat": {"S": seat},
+            **_connection_key(connection_id), "room": {"S": room}, "seat": {"S": seat},
             "expires_at": {"N": str(expires)},
         })  # fmt: skip
 
     def lookup(self, connection_id: str) -> tuple[str, str] | None:
         item = (
             _client("dynamodb")
-            .get_item(TableName=self.table, Key={KEY: {"S": f"CONN#{connection_id}"}})
+            .get_item(TableName=self.table, Key=_connection_key(connection_id))
             .get("Item")
         )
         return (item["room"]["S"], item["seat"]["S"]) if item else None
 
     def unbind(self, connection_id: str) -> None:
-        _client("dynamodb").delete_item(
-            TableName=self.table, Key={KEY: {"S": f"CONN#{connection_id}"}}
-        )
+        _client("dynamodb").delete_item(TableName=self.table, Key=_connection_key(connection_id))
 
 
 class ApiGatewayPusher:

@@ -3,12 +3,13 @@
 import threading
 from typing import Any
 
-from .model import Room
+from .model import Room, Submission
 
 
 class MemoryRoomStore:
     def __init__(self) -> None:
         self._rooms: dict[str, str] = {}
+        self._subs: dict[tuple[str, int, str], str] = {}
         self._lock = threading.Lock()
         self.writes = 0
         self.conflicts = 0
@@ -26,14 +27,36 @@ class MemoryRoomStore:
             data = self._rooms.get(code)
         return Room.model_validate_json(data) if data else None
 
-    def save(self, room: Room, expected_version: int) -> bool:
+    def save(self, room: Room, expected_version: int, consumed: list[Submission] = ()) -> bool:
         with self._lock:
             data = self._rooms.get(room.code)
             self.writes += 1
-            if data is None or Room.model_validate_json(data).version != expected_version:
+            stale = [s for s in consumed if self._n(room.code, s) != s.n]
+            if data is None or Room.model_validate_json(data).version != expected_version or stale:
                 self.conflicts += 1
                 return False
             self._rooms[room.code] = room.model_dump_json()
+            for sub in consumed:
+                del self._subs[(room.code, sub.step, sub.player)]
+            return True
+
+    def _n(self, code: str, sub: Submission) -> int:
+        data = self._subs.get((code, sub.step, sub.player))
+        return Submission.model_validate_json(data).n if data else 0
+
+    def submissions(self, code: str, step: int) -> list[Submission]:
+        with self._lock:
+            found = [v for (c, s, _), v in self._subs.items() if c == code and s == step]
+        return [Submission.model_validate_json(v) for v in found]
+
+    def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
+        with self._lock:
+            self.writes += 1
+            if self._n(code, submission) != expected_n:
+                self.conflicts += 1
+                return False
+            key = (code, submission.step, submission.player)
+            self._subs[key] = submission.model_dump_json()
             return True
 
 

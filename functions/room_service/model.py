@@ -68,3 +68,18 @@ def hash_token(token: str) -> str:
 
 def normalise_code(code: str) -> str:
     return code.strip().upper()
+
+
+class Submission(BaseModel):
+    """One seat's pending moves in one step, written only by that seat (conflict-free).
+
+    ``actions`` are ``{"t": seconds, "action": {...}}`` in the order made; a changed
+    vote replaces the earlier one, so no trace of the change is kept (RULES §3.6).
+    ``n`` counts writes, guarding the seat's own double taps and the consuming write.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    player: str
+    step: int
+    actions: list[dict] = Field(default_factory=list)
+    n: int = 0

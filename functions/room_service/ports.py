@@ -2,7 +2,7 @@
 
 from typing import Any, Protocol
 
-from .model import Room
+from .model import Room, Submission
 
 
 class RoomStore(Protocol):
@@ -11,8 +11,15 @@ class RoomStore(Protocol):
 
     def load(self, code: str) -> Room | None: ...
 
-    def save(self, room: Room, expected_version: int) -> bool:
-        """Write ``room`` if the stored version is still ``expected_version``; False if not."""
+    def save(self, room: Room, expected_version: int, consumed: list[Submission] = ()) -> bool:
+        """Write ``room`` if the stored version is still ``expected_version`` and delete the
+        ``consumed`` submissions if each is unchanged, all or nothing; False if not."""
+
+    def submissions(self, code: str, step: int) -> list[Submission]:
+        """The pending submissions of one step."""
+
+    def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
+        """Write one seat's submission if its stored ``n`` is still ``expected_n`` (0: new)."""
 
 
 class Connections(Protocol):

@@ -35,6 +35,7 @@ from .model import (
     ROOM_TTL_SECONDS,
     Room,
     Seat,
+    Submission,
     hash_token,
     new_code,
     new_token,
@@ -56,6 +57,8 @@ from .protocol import (
 
 MAX_WRITE_ATTEMPTS = 8
 BACKOFF_SECONDS = 0.02
+#: How long a seat that finished a step with others waits before writing it itself.
+RECHECK_WAIT_SECONDS = 0.15
 MAX_CODE_ATTEMPTS = 20
 #: Timers are sent a little late rather than early: SQS never delivers before the delay.
 TIMER_MARGIN_SECONDS = 0.5
@@ -87,6 +90,17 @@ class Change:
     write: bool = True
     push_views: bool = True
     result: Any = None
+    #: A move that leaves the step as it is: written as the seat's own submission only.
+    submission: "PendingMove | None" = None
+
+
+@dataclass
+class PendingMove:
+    player: str
+    action: dict[str, Any]
+    at: float
+    game: GameState
+    effects: list[Effect]
 
 
 def no_change() -> Change:
@@ -173,6 +187,10 @@ class RoomService:
             self._try_update(code, lambda room: self._fire_deadline(room, message))
         elif message.get("kind") == "host_check":
             self._try_update(code, self._check_host)
+
+    def current_room(self, code: str) -> Room:
+        """The room as players see it: stored state plus the pending moves of its step."""
+        return self._load(normalise_code(code)).room
 
     # == dispatch ==========================================================================
     def _dispatch(self, connection_id: str, parsed: Any) -> None:
@@ -344,14 +362,21 @@ class RoomService:
         move = msg.move
         if move.player is not None and move.player != name:
             raise IllegalAction("You can only act for yourself.")
+        action = move.model_copy(update={"player": name})
         change = self._backstop(room)
+        self.ports.metrics.count("Actions")
+        if not change.write:  # the usual case: try the conflict-free path
+            now = self.clock()
+            game, effects = apply(room.game, action, now)  # a GameError goes to the sender
+            if game.step == room.game.step:
+                pending = PendingMove(name, action.model_dump(mode="json"), now, game, effects)
+                return Change(write=False, submission=pending)
         try:
-            self._apply(room, move.model_copy(update={"player": name}), change)
+            self._apply(room, action, change)
         except GameError as exc:
             if not change.write:
                 raise  # nothing else happened: refuse without writing
             change.direct.append((connection_id, protocol.error_message(exc.code, str(exc))))
-        self.ports.metrics.count("Actions")
         return change
 
     def _backstop(self, room: Room) -> Change:
@@ -416,29 +441,87 @@ class RoomService:
 
     # == writing and pushing ================================================================
     def _update(
-        self, code: str, change_room: Callable[[Room], Change], exclude: set[str] | None = None
+        self,
+        code: str,
+        change_room: Callable[[Room], Change],
+        exclude: set[str] | None = None,
+        recheck_for: tuple[float, str] | None = None,
     ) -> Change:
+        """``recheck_for`` (the move just submitted, as (time, seat)): when several seats
+        finish a step together, the seat whose move is the latest writes the step at once;
+        the others look again a moment later and write only if it is still not written."""
         store = self.ports.store
         for attempt in range(1, MAX_WRITE_ATTEMPTS + 1):
             self.last_attempts = attempt
-            room = store.load(code)
-            if room is None:
-                raise IllegalAction("There is no room with that code.")
-            expected = room.version
+            loaded = self._load(code)
+            if recheck_for and loaded.advanced and loaded.last_move != recheck_for:
+                recheck_for = None
+                self.sleep(RECHECK_WAIT_SECONDS * (1 + self.jitter()))
+                loaded = self._load(code)
+            room, expected = loaded.room, loaded.room.version
             change = change_room(room)
-            if not change.write:
-                self._deliver(room, change, exclude)
-                return change
-            room.version = expected + 1
-            room.seq += 1
-            if room.seats:  # an empty room keeps its expiry: TTL removes it
-                room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
-            if store.save(room, expected):
-                self._deliver(room, change, exclude)
-                return change
+            if change.submission is not None and not loaded.advanced:
+                if self._submit(room, loaded, change.submission):
+                    mine = (change.submission.at, change.submission.player)
+                    self._update(code, lambda _: Change(write=False), exclude, recheck_for=mine)
+                    return change
+            else:
+                if change.submission is not None:  # the step moved on while merging
+                    room.game = change.submission.game
+                    change.timers.extend(self._timers(room, change.submission.effects))
+                    change.write = change.push_views = True
+                if not change.write and not loaded.advanced:
+                    self._deliver(room, change, exclude, loaded.pending)
+                    return change
+                change.timers.extend(self._timers(room, loaded.effects))
+                room.version = expected + 1
+                room.seq += 1
+                if room.seats:  # an empty room keeps its expiry: TTL removes it
+                    room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
+                if store.save(room, expected, loaded.consumed):
+                    change.push_views = change.push_views or loaded.advanced
+                    self._deliver(room, change, exclude)
+                    return change
             self.ports.metrics.count("WriteConflicts")
             self.sleep(BACKOFF_SECONDS * attempt * (0.5 + self.jitter()))
         raise Busy("The room is busy; please try again.")
+
+    def _load(self, code: str) -> "Loaded":
+        """The room with the pending submissions of its current step merged in, in the
+        order they were made; a move no longer legal (the step moved on) is dropped."""
+        room = self.ports.store.load(code)
+        if room is None:
+            raise IllegalAction("There is no room with that code.")
+        loaded = Loaded(room=room, stored_step=room.game.step if room.game else None)
+        if room.game is None:
+            return loaded
+        loaded.consumed = self.ports.store.submissions(code, room.game.step)
+        moves = sorted(
+            (entry["t"], sub.player, index, entry["action"])
+            for sub in loaded.consumed for index, entry in enumerate(sub.actions)
+        )  # fmt: skip
+        for at, _, _, action in moves:
+            try:
+                room.game, effects = apply(room.game, action, at)
+            except GameError:
+                continue
+            loaded.effects.extend(effects)
+        loaded.pending = len(moves)
+        loaded.last_move = (moves[-1][0], moves[-1][1]) if moves else None
+        loaded.advanced = room.game.step != loaded.stored_step
+        return loaded
+
+    def _submit(self, room: Room, loaded: "Loaded", move: PendingMove) -> bool:
+        """Write one seat's move into its own submission item (no other seat writes it)."""
+        mine = next((s for s in loaded.consumed if s.player == move.player), None)
+        actions = list(mine.actions) if mine else []
+        if move.action["type"] in REPLACING_MOVES:  # only the final vote is kept (§3.6)
+            actions = [a for a in actions if a["action"]["type"] != move.action["type"]]
+        actions.append({"t": move.at, "action": move.action})
+        expected_n = mine.n if mine else 0
+        sub = Submission(player=move.player, step=loaded.stored_step, actions=actions,
+                         n=expected_n + 1)  # fmt: skip
+        return self.ports.store.put_submission(room.code, sub, expected_n)
 
     def _try_update(self, code: str, change_room: Callable[[Room], Change]) -> None:
         """For the server's own events (timers, disconnects): a vanished room is fine."""
@@ -447,15 +530,17 @@ class RoomService:
         except IllegalAction:
             return
 
-    def _deliver(self, room: Room, change: Change, exclude: set[str] | None) -> None:
+    def _deliver(
+        self, room: Room, change: Change, exclude: set[str] | None, pending: int = 0
+    ) -> None:
         for message, delay in change.timers:
             self.ports.timers.schedule(message, delay)
         for connection_id, message in change.direct:
             self._send(connection_id, message)
         if change.push_views:
-            self._push_views(room, exclude)
+            self._push_views(room, exclude, pending)
 
-    def _push_views(self, room: Room, exclude: set[str] | None = None) -> None:
+    def _push_views(self, room: Room, exclude: set[str] | None = None, pending: int = 0) -> None:
         seats = [s for s in room.seats if s.connection and s.connection not in (exclude or ())]
         if not seats:
             return
@@ -494,6 +579,28 @@ class RoomService:
             return Change(push_views=False) if touched else no_change()
 
         self._try_update(code, clear)
+
+
+@dataclass
+class Loaded:
+    room: Room
+    stored_step: int | None
+    consumed: list[Submission] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+    pending: int = 0
+    advanced: bool = False
+    #: (time, seat) of the latest pending move merged in.
+    last_move: tuple[float, str] | None = None
+
+
+#: Moves whose repeat replaces the earlier one in a submission (changeable choices).
+REPLACING_MOVES = frozenset({"approve", "vote", "choose_place"})
+#: View seq = room writes × this + pending moves merged: grows with every visible change.
+SEQ_STRIDE = 1000
+
+
+def view_seq(room: Room, pending: int = 0) -> int:
+    return room.seq * SEQ_STRIDE + pending
 
 
 # == views =================================================================================
