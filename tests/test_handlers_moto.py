@@ -320,3 +320,14 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(cloud, atomi
     print(f"\nwrite attempts per submission, 12 simultaneous votes, {ROUNDS} rounds (moto): "
           f"mean {mean:.3f}, worst {max(attempts):.3f}")  # fmt: skip
     assert mean <= 1.2
+
+
+def test_a_room_too_large_is_refused_with_a_clear_error_long_before_400_kb(cloud, monkeypatch):
+    names, _, code = cloud.table(4)
+    for name in names[:3]:
+        cloud.send(name, action="ready")  # pending submissions: small items
+    monkeypatch.setattr(aws, "MAX_ITEM_BYTES", 500)  # as if the room had grown past the limit
+    cloud.send("Cat4", action="ready")  # completes the step: the room write is refused
+    error = cloud.last("Cat4", "error")
+    assert error["code"] == "room_too_large" and "limit 500" in error["message"]
+    assert lambda_app.timer_service().current_room(code).game.phase.value == "role_check"
