@@ -243,3 +243,18 @@ def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
         assert sorted(proposal["yes"]) == sorted(voters), round_
         totals.append((store.writes - writes_before) / len(voters))
     print(f"write attempts per vote (memory store, 12 threads): {sum(totals) / len(totals):.2f}")
+
+
+def test_ping_answers_with_the_view_seq_and_resends_the_view_only_when_behind():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.send("Ann", action="ready")  # a pending submission: seq grows without a room write
+    latest = h.pusher.last("Bo")["seq"]
+    h.send("Bo", action="ping", seq=latest)
+    assert h.pusher.last("Bo", "pong")["seq"] == latest
+    assert (
+        h.pusher.last("Bo")["seq"] == latest
+        and len([m for m in h.messages("Bo") if m["type"] == "view" and m["seq"] == latest]) == 1
+    )  # not sent again
+    h.send("Bo", action="ping", seq=latest - 1)
+    assert [m["type"] for m in h.messages("Bo")[-2:]] == ["pong", "view"]
+    assert h.pusher.last("Bo")["view"]["me"]["name"] == "Bo"

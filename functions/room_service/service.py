@@ -92,6 +92,15 @@ class Change:
     result: Any = None
     #: A move that leaves the step as it is: written as the seat's own submission only.
     submission: "PendingMove | None" = None
+    #: Answer a ping once the seq is known (after the write, with pending moves counted).
+    pong: "Pong | None" = None
+
+
+@dataclass
+class Pong:
+    connection_id: str
+    name: str
+    client_seq: int | None
 
 
 @dataclass
@@ -342,18 +351,11 @@ class RoomService:
         return Change(timers=self._timers(room, effects))
 
     def _ping(self, room: Room, name: str, connection_id: str, msg: Ping) -> Change:
-        """Heartbeat. A client behind ``room.seq`` (or just connected) gets its view again;
-        a passed deadline is resolved here too (the backstop for a lost timer)."""
+        """Heartbeat. A client behind (or just connected) gets its view again; a passed
+        deadline is resolved here too (the backstop for a lost timer)."""
         change = self._backstop(room) if room.game else no_change()
-        seq = room.seq + (1 if change.write else 0)
-        pong = (connection_id, {**protocol.PONG, "seq": seq})
-        if change.write:
-            change.direct.append(pong)
-            return change
-        direct = [pong]
-        if msg.seq is None or msg.seq < room.seq:
-            direct.append((connection_id, protocol.view_message(room.seq, view_for(room, name))))
-        return Change(write=False, push_views=False, direct=direct)
+        change.pong = Pong(connection_id, name, msg.seq)
+        return change
 
     # == game ==============================================================================
     def _move(self, room: Room, name: str, connection_id: str, msg: GameMove) -> Change:
@@ -383,7 +385,7 @@ class RoomService:
         """§9 / ARCHITECTURE: any message after a passed deadline also resolves it."""
         game = room.game
         if game is None or game.deadline is None or self.clock() < game.deadline:
-            return Change(write=False)
+            return no_change()
         change = Change()
         self._apply(room, {"type": "timeout", "step": game.step}, change)
         self.ports.metrics.count("DeadlinesByBackstop")
@@ -539,17 +541,23 @@ class RoomService:
             self._send(connection_id, message)
         if change.push_views:
             self._push_views(room, exclude, pending)
+        if change.pong:
+            seq = view_seq(room, pending)
+            pong = change.pong
+            self._send(pong.connection_id, {**protocol.PONG, "seq": seq})
+            behind = pong.client_seq is None or pong.client_seq < seq
+            if behind and not change.push_views:
+                view = protocol.view_message(seq, view_for(room, pong.name))
+                self._send(pong.connection_id, view)
 
     def _push_views(self, room: Room, exclude: set[str] | None = None, pending: int = 0) -> None:
         seats = [s for s in room.seats if s.connection and s.connection not in (exclude or ())]
         if not seats:
             return
         game_views = all_views(room.game) if room.game else None
+        seq = view_seq(room, pending)
         messages = [
-            (
-                seat.connection,
-                protocol.view_message(room.seq, view_for(room, seat.name, game_views)),
-            )
+            (seat.connection, protocol.view_message(seq, view_for(room, seat.name, game_views)))
             for seat in seats
         ]
         gone = self.ports.pusher.push(messages)
