@@ -157,10 +157,11 @@ def parse_action(data: Any) -> Action:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        raise InvalidAction(_readable(exc, str(kind))) from exc
+        raise InvalidAction(readable_error(exc, str(kind))) from exc
 
 
-def _readable(exc: ValidationError, kind: str) -> str:
+def readable_error(exc: ValidationError, kind: str) -> str:
+    """The first validation problem of message ``kind`` as a sentence for a player."""
     first = exc.errors(include_url=False)[0]
     location = [str(part) for part in first["loc"] if str(part) != kind]
     field = ".".join(location) or "action"

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from engine.catch_the_witch import Settings, parse_action
-from engine.catch_the_witch.actions import ACTION_TYPES, NAME_MAX, Action
+from engine.catch_the_witch.actions import ACTION_TYPES, NAME_MAX, Action, readable_error
 from engine.errors import InvalidAction
 
 #: Largest message a client may send (API Gateway allows 128 KB; nothing here needs 4).
@@ -111,7 +111,7 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
         try:
             return _ROOM_ADAPTER.validate_python(data)
         except ValidationError as exc:
-            raise InvalidAction(_readable(exc, name)) from exc
+            raise InvalidAction(readable_error(exc, name)) from exc
     if name in GAME_ACTIONS:
         fields = {key: value for key, value in data.items() if key != "action"}
         return GameMove(move=parse_action({"type": name, **fields}))
@@ -120,16 +120,6 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
     if name is None:
         raise InvalidAction("A message needs an 'action'.")
     raise InvalidAction(f"Unknown action {str(name)[:30]!r}.")
-
-
-def _readable(exc: ValidationError, action: str) -> str:
-    first = exc.errors(include_url=False)[0]
-    field = ".".join(str(p) for p in first["loc"] if str(p) != action) or "message"
-    if first["type"] == "missing":
-        return f"'{action}' needs the field '{field}'."
-    if first["type"] == "extra_forbidden":
-        return f"'{action}' does not take the field '{field}'."
-    return f"Field '{field}' of '{action}': {first['msg']}."
 
 
 # -- server → client ----------------------------------------------------------------------
