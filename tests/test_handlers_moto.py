@@ -331,3 +331,107 @@ def test_a_room_too_large_is_refused_with_a_clear_error_long_before_400_kb(cloud
     error = cloud.last("Cat4", "error")
     assert error["code"] == "room_too_large" and "limit 500" in error["message"]
     assert lambda_app.timer_service().current_room(code).game.phase.value == "role_check"
+
+
+def _may_know_roles(view: dict, name: str) -> set[str]:
+    """Whose role this seat may see in a mid-game view (RULES §2.3, §8 option)."""
+    me = view["me"]
+    known = {name}
+    if me["role"] in ("witch", "crow"):
+        known |= set(me.get("witches", []))
+    if view["settings"]["reveal_role_on_exile"]:
+        known |= {p["name"] for p in view["players"] if p["form"] == "exiled"}
+    return known
+
+
+def test_every_message_of_a_whole_game_shows_only_roles_the_seat_may_know(cloud):
+    names, _, _ = cloud.table(8, {"discussion_limit": 30, "reveal_role_on_exile": True})
+    cloud.play(names, seed=8)
+    checked = 0
+    for name in names:
+        for msg in cloud.received(name):
+            if msg["type"] != "view" or msg["view"].get("phase") in ("lobby", "game_over"):
+                continue
+            view = msg["view"]
+            shown = {p["name"] for p in view["players"] if "role" in p}
+            assert shown <= _may_know_roles(view, name), (name, view["phase"], shown)
+            assert "reveal" not in view
+            checked += 1
+    assert checked > 100
+
+
+def test_reconnecting_in_every_step_gives_the_same_seat_and_current_view(cloud):
+    names, tokens, code = cloud.table(4, {"discussion_limit": 30})
+    rng, phases, phone = Rng(5), set(), 0
+    while not cloud.last(names[0])["view"].get("outcome"):
+        phase = cloud.last(names[1])["view"]["phase"]
+        if phase not in phases:  # first time in this step: Cat2's phone reconnects
+            phases.add(phase)
+            phone += 1
+            assert cloud.connect(f"cat2-{phone}", {"room": code, "token": tokens["Cat2"]}) == {
+                "statusCode": 200
+            }
+            cloud.send(f"cat2-{phone}", action="ping")
+            fresh = cloud.last(f"cat2-{phone}")["view"]
+            assert fresh["you"] == "Cat2" and fresh["phase"] == phase
+            names[1] = f"cat2-{phone}"  # play on from the new phone
+        for who in names:
+            action = bots.decide(cloud.last(who)["view"], rng)
+            if action is not None:
+                cloud.send(who, action=action.pop("type"), **action)
+                cloud.clock.now += 0.5
+                break
+        else:
+            assert cloud.fire_next_timer()
+    assert {"role_check", "place_choice", "evening", "discussion", "proposal", "vote"} <= phases
+
+
+def test_duplicate_early_late_and_lost_timers_through_sqs(cloud):
+    names, _, code = cloud.table(4, {"discussion_limit": 30})
+    for name in names:
+        cloud.send(name, action="ready")
+    service = lambda_app.timer_service()
+    before = service.current_room(code)
+    (queued,) = [m for m in cloud.queued_timers() if json.loads(m.body)["kind"] == "deadline"]
+    body = json.loads(queued.body)
+
+    def deliver(message_body: dict) -> None:
+        event = {"Records": [{"messageId": "m", "receiptHandle": "r", "attributes": {},
+                              "body": json.dumps(message_body), "messageAttributes": {},
+                              "md5OfBody": "", "eventSource": "aws:sqs", "awsRegion": REGION,
+                              "eventSourceARN": "arn:aws:sqs:eu-west-1:123456789012:timers"}]}  # fmt: skip
+        assert timer.handler(event, CONTEXT) == {"batchItemFailures": []}
+
+    deliver(body)  # early: nothing changes; the timer is queued again for the rest
+    assert service.current_room(code).version == before.version
+    assert len([m for m in cloud.queued_timers() if json.loads(m.body) == body]) == 2
+    cloud.clock.now = body["deadline"] + 1
+    deliver(body)  # on time: the place choice times out
+    after = service.current_room(code)
+    assert after.game.step > before.game.step and after.game.phase.value == "witches"
+    deliver(body)  # duplicate: stale, nothing applied twice
+    assert service.current_room(code).version == after.version
+    cloud.clock.now = after.game.deadline + 1  # the witches' timer is lost ...
+    cloud.send("Cat2", action="ping")  # ... and any message resolves it
+    assert service.current_room(code).game.phase.value == "evening"
+
+
+def test_bad_messages_get_an_error_and_change_nothing_under_moto(cloud):
+    _, _, code = cloud.table(4)
+    service = lambda_app.timer_service()
+    bad = [
+        ("Cat2", {"action": "start"}, "Only the host"),
+        ("Cat2", {"action": "vote", "target": None}, "not possible now"),
+        ("Cat2", {"action": "ready", "player": "Cat3"}, "only act for yourself"),
+        ("Cat2", {"action": "dance"}, "Unknown action"),
+        ("Cat2", {"action": "ready", "pad": "x" * 5000}, "too large"),
+    ]
+    for who, body, expected in bad:
+        before = service.current_room(code)
+        cloud.send(who, **body)
+        assert expected in cloud.last(who, "error")["message"]
+        assert service.current_room(code) == before
+    before = service.current_room(code)
+    message.handler(websocket_event("$default", "MESSAGE", "Cat2") | {"body": "{oops"}, CONTEXT)
+    assert cloud.last("Cat2", "error")["message"] == "The message is not valid JSON."
+    assert service.current_room(code) == before
