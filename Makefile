@@ -18,7 +18,7 @@ dev: $(STAMP)
 
 ## test: lint, then every test with engine coverage >= 90 %
 test: lint
-	$(BIN)/python -m pytest --cov=engine --cov-report=term --cov-fail-under=90
+	$(BIN)/python -m pytest --cov=engine --cov-report=term --cov-fail-under=90 --durations=8
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -5,6 +5,7 @@ backend. Bots decide from those messages only. Time is a fake clock; timers are 
 from the moto queue and delivered through the SQS handler when they are due.
 """
 
+import functools
 import json
 from types import SimpleNamespace
 
@@ -224,7 +225,10 @@ class _AtApproval(Exception):
     pass
 
 
+@functools.cache
 def _game_at_approval(seed: int):
+    """A 12-cat game at its first yes/no vote (pure; rounds share the 25 seeds' states,
+    which are only read: the room is stored as JSON)."""
     from engine.catch_the_witch import GameState, Phase, new_game
     from engine.catch_the_witch.autoplay import bot_names, play
 
