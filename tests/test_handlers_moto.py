@@ -59,7 +59,7 @@ def cloud(monkeypatch):
 class Cloud:
     def __init__(self, clock):
         self.clock = clock
-        self.read_upto: dict[str, int] = {}
+        self.read_upto: dict[str, tuple[int, list[dict]]] = {}
 
     # -- phones ----------------------------------------------------------------------------
     def connect(self, connection: str, query: dict | None = None) -> dict:
@@ -74,17 +74,18 @@ class Cloud:
         disconnect.handler(websocket_event("$disconnect", "DISCONNECT", connection), CONTEXT)
 
     def received(self, connection: str) -> list[dict]:
+        """Every message posted to the connection, each parsed once: moto concatenates
+        posts with no delimiter, so only the bytes added since the last call are decoded."""
         backend = apigatewaymanagementapi_backends[DEFAULT_ACCOUNT_ID][REGION]
-        data = (
-            backend.connections[connection].data.decode()
-            if connection in backend.connections
-            else ""
-        )
-        decoder, out, index = json.JSONDecoder(), [], 0
-        while index < len(data):  # moto concatenates posts with no delimiter
-            item, index = decoder.raw_decode(data, index)
-            out.append(item)
-        return out
+        raw = backend.connections[connection].data if connection in backend.connections else b""
+        done, parsed = self.read_upto.get(connection, (0, []))
+        if len(raw) > done:
+            text, index, decoder = raw[done:].decode(), 0, json.JSONDecoder()
+            while index < len(text):
+                item, index = decoder.raw_decode(text, index)
+                parsed.append(item)
+            self.read_upto[connection] = (len(raw), parsed)
+        return list(parsed)
 
     def last(self, connection: str, kind: str = "view") -> dict | None:
         return next((m for m in reversed(self.received(connection)) if m["type"] == kind), None)
