@@ -6,6 +6,7 @@ import threading
 import pytest
 
 from engine.catch_the_witch import view as engine_view
+from engine.catch_the_witch.rules import waiting_for
 from functions.room_service.memory import MemoryRoomStore
 from functions.room_service.service import Refused, view_for
 from tests.service_harness import Harness
@@ -130,6 +131,7 @@ def test_reconnect_with_the_token_returns_the_same_seat_and_view_in_every_step()
         assert fresh == view_for(h.room(), "Bo")
         h.connections.bind("Bo", h.code, "Bo")  # keep the harness's name-keyed phone
         h.service.connect("Bo", h.code, h.tokens["Bo"])
+        h.send("Bo", action="ping")  # a reconnected phone pings first (docs/protocol.md)
         _one_move(h, names)
     assert {"role_check", "place_choice", "evening", "proposal", "vote"} <= seen_phases
 
@@ -258,3 +260,85 @@ def test_ping_answers_with_the_view_seq_and_resends_the_view_only_when_behind():
     h.send("Bo", action="ping", seq=latest - 1)
     assert [m["type"] for m in h.messages("Bo")[-2:]] == ["pong", "view"]
     assert h.pusher.last("Bo")["view"]["me"]["name"] == "Bo"
+
+
+def test_a_reconnecting_phone_takes_its_seat_with_its_first_message_not_during_connect():
+    """API Gateway answers 410 to posts while $connect runs: if $connect bound the seat, a
+    push caused by another cat's move could free it again (found by the local stack)."""
+    names = ["Ann", "Bo", "Cy", "Di"]
+    h = started(names)
+    h.service.connect("bo-new", h.code, h.tokens["Bo"])
+    assert h.room().seat("Bo").connection == "Bo", "$connect changes no seat"
+    h.send("Ann", action="ready")  # a push to every seated phone
+    assert h.messages("bo-new") == []
+    h.send("bo-new", action="ping")
+    assert h.room().seat("Bo").connection == "bo-new"
+    assert h.view("bo-new")["you"] == "Bo"
+    h.send("Bo", action="ready")  # the older connection was let go
+    assert h.error("Bo")["message"] == "Create or join a room first."
+    h.send("bo-new", action="ready")
+    assert h.error("bo-new") is None
+    assert "Bo" not in waiting_for(h.service.current_room(h.code).game)
+
+
+def test_a_move_submitted_while_another_seat_ends_the_step_is_never_lost():
+    """The Chief's proposal ends the step; the host's Away mark (a move that leaves the step
+    as it is) lands between the Chief's load and write. The write must fail and be redone
+    with the mark merged, or the mark would sit forever under a step no load reads again."""
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    h = started(names)
+    for _ in range(400):
+        if h.view("Ann")["phase"] == "proposal":
+            break
+        _one_move(h, names)
+    chief = h.view("Ann")["chief"]
+    target = next(n for n in names if n not in (chief, "Ann"))
+    original_save, injected = h.store.save, []
+
+    def save_with_a_move_landing_first(*args, **kwargs):
+        if not injected:
+            injected.append(True)
+            h.send("Ann", action="mark_away", target=target)
+            assert h.error("Ann") is None
+        return original_save(*args, **kwargs)
+
+    h.store.save = save_with_a_move_landing_first
+    members = h.view(chief)["today"]["required"]  # only its length matters
+    size = len(members) if members else 2
+    proposal = ([chief] + [n for n in names if n != chief])[: max(size, 2)]
+    h.send(chief, action="propose", members=proposal)
+    h.store.save = original_save
+    game = h.service.current_room(h.code).game
+    assert injected and game.cat(target).away, "the Away mark was lost"
+    assert game.phase.value != "proposal"
+
+
+def test_a_move_written_just_after_another_seat_ended_the_step_is_played_again():
+    """The other order: the host loads the proposal step, the Chief's proposal ends it, and
+    only then is the host's Away mark written under the old step. The host takes it back
+    and plays it on the new step, so it is neither lost nor left behind."""
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    h = started(names)
+    for _ in range(400):
+        if h.view("Ann")["phase"] == "proposal" and h.view("Ann")["chief"] != "Ann":
+            break
+        _one_move(h, names)
+    chief = h.view("Ann")["chief"]
+    target = next(n for n in names if n not in (chief, "Ann"))
+    size = max(len(h.view(chief)["today"]["required"]), 2)  # one cat per needed card
+    proposal = ([chief] + [n for n in names if n != chief])[:size]
+    original_put, proposed = h.store.put_submission, []
+
+    def put_after_the_step_ended(code, submission, expected_n):
+        if not proposed:
+            proposed.append(True)
+            h.send(chief, action="propose", members=proposal)
+            assert h.error(chief) is None, h.error(chief)
+        return original_put(code, submission, expected_n)
+
+    h.store.put_submission = put_after_the_step_ended
+    h.send("Ann", action="mark_away", target=target)
+    h.store.put_submission = original_put
+    room = h.service.current_room(h.code)
+    assert proposed and room.game.cat(target).away, "the Away mark was lost"
+    assert all(step == room.game.step for _, step, _ in h.store._subs), "a move left behind"

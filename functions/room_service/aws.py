@@ -91,9 +91,11 @@ class DynamoRoomStore:
         data["expires_at"] = int(found["expires_at"]["N"])
         return Room.model_validate(data)
 
-    def save(self, room: Room, expected_version: int, consumed: list[Submission] = ()) -> bool:
-        """A conditional put; with consumed submissions, one transaction that also deletes
-        each of them if unchanged (so no move is lost or applied twice)."""
+    def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
+             absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
+        """A conditional put; with consumed or absent submissions, one transaction that also
+        deletes each consumed one if unchanged and checks that no absent one was written
+        meanwhile (so no move is lost, orphaned or applied twice)."""
         db = self._db
         self.writes += 1
         put = {
@@ -102,7 +104,7 @@ class DynamoRoomStore:
             "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
         }  # fmt: skip
         try:
-            if not consumed:
+            if not consumed and not absent:
                 db.put_item(**put)
                 return True
             deletes = [
@@ -111,7 +113,13 @@ class DynamoRoomStore:
                             "ExpressionAttributeValues": {":n": {"N": str(sub.n)}}}}
                 for sub in consumed
             ]  # fmt: skip
-            db.transact_write_items(TransactItems=[{"Put": put}, *deletes])
+            checks = [
+                {"ConditionCheck": {"TableName": self.table,
+                                    "Key": _submission_key_of(room.code, step, seat),
+                                    "ConditionExpression": f"attribute_not_exists({KEY})"}}
+                for step, seat in absent
+            ]  # fmt: skip
+            db.transact_write_items(TransactItems=[{"Put": put}, *deletes, *checks])
             return True
         except (db.exceptions.ConditionalCheckFailedException,
                 db.exceptions.TransactionCanceledException):  # fmt: skip
@@ -147,13 +155,28 @@ class DynamoRoomStore:
             return False
         return True
 
+    def delete_submission(self, code: str, submission: Submission) -> bool:
+        db = self._db
+        self.writes += 1
+        try:
+            db.delete_item(TableName=self.table, Key=_submission_key(code, submission),
+                           ConditionExpression="n = :n",
+                           ExpressionAttributeValues={":n": {"N": str(submission.n)}})  # fmt: skip
+        except db.exceptions.ConditionalCheckFailedException:
+            return False
+        return True
+
 
 def _room_key(code: str) -> dict[str, dict[str, str]]:
     return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": "ROOM"}}
 
 
+def _submission_key_of(code: str, step: int, seat: str) -> dict[str, dict[str, str]]:
+    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": f"SUB#{step:06d}#{seat}"}}
+
+
 def _submission_key(code: str, sub: Submission) -> dict[str, dict[str, str]]:
-    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": f"SUB#{sub.step:06d}#{sub.player}"}}
+    return _submission_key_of(code, sub.step, sub.player)
 
 
 def _connection_key(connection_id: str) -> dict[str, dict[str, str]]:

@@ -27,11 +27,13 @@ class MemoryRoomStore:
             data = self._rooms.get(code)
         return Room.model_validate_json(data) if data else None
 
-    def save(self, room: Room, expected_version: int, consumed: list[Submission] = ()) -> bool:
+    def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
+             absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
         with self._lock:
             data = self._rooms.get(room.code)
             self.writes += 1
             stale = [s for s in consumed if self._n(room.code, s) != s.n]
+            stale += [key for key in absent if (room.code, *key) in self._subs]
             if data is None or Room.model_validate_json(data).version != expected_version or stale:
                 self.conflicts += 1
                 return False
@@ -57,6 +59,14 @@ class MemoryRoomStore:
                 return False
             key = (code, submission.step, submission.player)
             self._subs[key] = submission.model_dump_json()
+            return True
+
+    def delete_submission(self, code: str, submission: Submission) -> bool:
+        with self._lock:
+            self.writes += 1
+            if self._n(code, submission) != submission.n:
+                return False
+            del self._subs[(code, submission.step, submission.player)]
             return True
 
 

@@ -11,15 +11,20 @@ class RoomStore(Protocol):
 
     def load(self, code: str) -> Room | None: ...
 
-    def save(self, room: Room, expected_version: int, consumed: list[Submission] = ()) -> bool:
-        """Write ``room`` if the stored version is still ``expected_version`` and delete the
-        ``consumed`` submissions if each is unchanged, all or nothing; False if not."""
+    def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
+             absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
+        """Write ``room`` if the stored version is still ``expected_version``, delete the
+        ``consumed`` submissions if each is unchanged, and check that no submission exists
+        for each (step, seat) in ``absent``: all or nothing; False if not."""
 
     def submissions(self, code: str, step: int) -> list[Submission]:
         """The pending submissions of one step."""
 
     def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
         """Write one seat's submission if its stored ``n`` is still ``expected_n`` (0: new)."""
+
+    def delete_submission(self, code: str, submission: Submission) -> bool:
+        """Delete one seat's submission if its stored ``n`` is still ``submission.n``."""
 
 
 class Connections(Protocol):

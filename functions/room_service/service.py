@@ -140,22 +140,14 @@ class RoomService:
         if not (room_code and token):
             raise Refused("Reconnecting needs both the room code and the seat token.")
         code = normalise_code(room_code)
-
-        def bind(room: Room) -> Change:
-            seat = room.seat_by_token(token)
-            if seat is None:
-                raise Refused("That seat token is not valid for this room.")
-            replaced = seat.connection
-            seat.connection, seat.disconnected_at = connection_id, None
-            return Change(result=(seat.name, replaced))
-
-        try:
-            name, replaced = self._update(code, bind, exclude={connection_id}).result
-        except IllegalAction as exc:
-            raise Refused(exc.message) from exc
-        self.ports.connections.bind(connection_id, code, name)
-        if replaced and replaced != connection_id:
-            self.ports.connections.unbind(replaced)
+        room = self.ports.store.load(code)
+        seat = room.seat_by_token(token) if room else None
+        if seat is None:
+            raise Refused("That seat token is not valid for this room.")
+        # The seat is not taken over here: API Gateway answers 410 to posts while $connect
+        # runs, and a push from another cat's move would then free the seat again. The
+        # connection takes its seat with its first message (the phone pings at once).
+        self.ports.connections.bind(connection_id, code, seat.name)
 
     def disconnect(self, connection_id: str) -> None:
         """``$disconnect`` (best effort): free the seat's connection; start the host's grace."""
@@ -223,10 +215,36 @@ class RoomService:
             GameMove: self._move,
         }  # fmt: skip
         handler = handlers[type(parsed)]
-        change = self._update(code, lambda room: handler(room, name, connection_id, parsed))
+
+        def seated(room: Room) -> Change:
+            seat = room.seat(name)
+            if seat is not None and seat.connection != connection_id:
+                raise _NotSeated
+            return handler(room, name, connection_id, parsed)
+
+        try:
+            change = self._update(code, seated)
+        except _NotSeated:  # a reconnected phone's first message: take the seat, then act
+            self._take_seat(code, name, connection_id)
+            change = self._update(code, lambda room: handler(room, name, connection_id, parsed))
         if isinstance(parsed, Leave | Kick):
             for gone in change.result or []:
                 self.ports.connections.unbind(gone)
+
+    def _take_seat(self, code: str, name: str, connection_id: str) -> None:
+        """Bind the seat to this (reconnected) connection; the older one is let go."""
+
+        def take(room: Room) -> Change:
+            seat = room.seat(name)
+            if seat is None:
+                raise IllegalAction("You no longer have a seat in this room.", "§10")
+            replaced = seat.connection
+            seat.connection, seat.disconnected_at = connection_id, None
+            return Change(result=replaced)
+
+        replaced = self._update(code, take).result
+        if replaced and replaced != connection_id:
+            self.ports.connections.unbind(replaced)
 
     # == lobby =============================================================================
     def _create_room(self, connection_id: str, msg: CreateRoom) -> None:
@@ -464,6 +482,8 @@ class RoomService:
             change = change_room(room)
             if change.submission is not None and not loaded.advanced:
                 if self._submit(room, loaded, change.submission):
+                    if self._orphaned(code, loaded.stored_step, change.submission.player):
+                        continue  # the step ended as the move was written: try it anew
                     mine = (change.submission.at, change.submission.player)
                     self._update(code, lambda _: Change(write=False), exclude, recheck_for=mine)
                     return change
@@ -480,13 +500,23 @@ class RoomService:
                 room.seq += 1
                 if room.seats:  # an empty room keeps its expiry: TTL removes it
                     room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
-                if store.save(room, expected, loaded.consumed):
+                if store.save(room, expected, loaded.consumed, _unmerged(room, loaded)):
                     change.push_views = change.push_views or loaded.advanced
                     self._deliver(room, change, exclude)
                     return change
             self.ports.metrics.count("WriteConflicts")
             self.sleep(BACKOFF_SECONDS * attempt * (0.5 + self.jitter()))
         raise Busy("The room is busy; please try again.")
+
+    def _orphaned(self, code: str, step: int, seat: str) -> bool:
+        """A seat's move written just after another seat's write ended that step would
+        never be merged (loads read the current step's submissions only). Then take it
+        back, and the caller plays the move again on the new step (or refuses it)."""
+        room = self.ports.store.load(code)
+        if room is None or room.game is None or room.game.step == step:
+            return False
+        mine = [sub for sub in self.ports.store.submissions(code, step) if sub.player == seat]
+        return bool(mine) and self.ports.store.delete_submission(code, mine[0])
 
     def _load(self, code: str) -> "Loaded":
         """The room with the pending submissions of its current step merged in, in the
@@ -587,6 +617,21 @@ class RoomService:
             return Change(push_views=False) if touched else no_change()
 
         self._try_update(code, clear)
+
+
+def _unmerged(room: Room, loaded: "Loaded") -> list[tuple[int, str]]:
+    """When this write ends the loaded step, a seat's move submitted after the load would
+    never be merged (loads read only the current step's submissions): the write must fail
+    if any such submission exists, and is retried with it merged."""
+    step = loaded.stored_step
+    if step is None or (room.game is not None and room.game.step == step):
+        return []
+    merged = {sub.player for sub in loaded.consumed}
+    return [(step, seat.name) for seat in room.seats if seat.name not in merged]
+
+
+class _NotSeated(Exception):
+    """The seat is bound to another connection than the one speaking (see connect)."""
 
 
 @dataclass
