@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: dev test lint unit property bench balance scenarios package package-code clean
+.PHONY: dev demo test lint unit property bench balance scenarios package package-code clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,8 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## dev: a full bot game printed turn by turn (ARGS="--players 9 --seed 4")
+## dev: the game on this machine for phones on the same Wi-Fi (ARGS="--bots 5 --port 8080")
 dev: $(STAMP)
+	$(BIN)/python -m local_stack $(ARGS)
+
+## demo: a full bot game printed turn by turn (ARGS="--players 9 --seed 4")
+demo: $(STAMP)
 	$(BIN)/python -m engine.demo $(ARGS)
 
 ## test: lint, then every test with engine coverage >= 90 %

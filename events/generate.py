@@ -11,23 +11,35 @@ HERE = Path(__file__).parent
 DOMAIN, STAGE, API = "abc123.execute-api.eu-west-1.amazonaws.com", "prod", "abc123"
 
 
-def websocket_event(route: str, event_type: str, connection: str, body: dict | None = None,
-                    query: dict | None = None) -> dict:  # fmt: skip
+def websocket_event(route: str, event_type: str, connection: str, body: dict | str | None = None,
+                    query: dict | None = None, *, domain: str = DOMAIN, stage: str = STAGE,
+                    api: str = API, request_id: str = "Lb9UmF3dDoEFZbA=",
+                    connected_at_ms: int = 1_800_000_000_000, now_ms: int = 1_800_000_001_000,
+                    source_ip: str = "203.0.113.7",
+                    user_agent: str = "Mozilla/5.0 (Linux; Android 14)",
+                    headers: dict | None = None, context: dict | None = None) -> dict:  # fmt: skip
+    """An API Gateway WebSocket proxy event; the local gateway builds its events here too.
+    ``body`` is the frame: a dict is sent as JSON, a string as it is."""
     event = {
         "requestContext": {
             "routeKey": route, "eventType": event_type, "connectionId": connection,
-            "domainName": DOMAIN, "stage": STAGE, "apiId": API,
-            "requestId": "Lb9UmF3dDoEFZbA=", "messageId": "Lb9UmcnjDoECJXw=",
-            "connectedAt": 1_800_000_000_000, "requestTimeEpoch": 1_800_000_001_000,
-            "identity": {"sourceIp": "203.0.113.7", "userAgent": "Mozilla/5.0 (Linux; Android 14)"},
-            "extendedRequestId": "Lb9UmF3dDoEFZbA=", "messageDirection": "IN",
+            "domainName": domain, "stage": stage, "apiId": api,
+            "requestId": request_id, "messageId": "Lb9UmcnjDoECJXw=",
+            "connectedAt": connected_at_ms, "requestTimeEpoch": now_ms,
+            "identity": {"sourceIp": source_ip, "userAgent": user_agent},
+            "extendedRequestId": request_id, "messageDirection": "IN",
+            **(context or {}),
         },
         "isBase64Encoded": False,
     }  # fmt: skip
     if body is not None:
-        event["body"] = json.dumps(body)
+        event["body"] = body if isinstance(body, str) else json.dumps(body)
     if query is not None:
         event["queryStringParameters"] = query
+        event["multiValueQueryStringParameters"] = {key: [value] for key, value in query.items()}
+    if headers is not None:
+        event["headers"] = headers
+        event["multiValueHeaders"] = {key: [value] for key, value in headers.items()}
     return event
 
 

@@ -1,0 +1,111 @@
+"""`make dev`: the game on this machine, for phones on the same Wi-Fi.
+
+python -m local_stack [--host 0.0.0.0] [--port 8080] [--bots 5] [--verbose]
+"""
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+
+from .stack import LocalStack, Options
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def _seconds_range(text: str) -> tuple[float, float]:
+    low, _, high = text.partition("-")
+    return float(low), float(high or low)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m local_stack", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--host", default="0.0.0.0",
+                        help="address to listen on (default: every interface, so phones can join)")  # fmt: skip
+    parser.add_argument("--port", type=int, default=8080, help="0 picks a free port")
+    parser.add_argument("--bots", type=int, default=0, metavar="N",
+                        help="seat N bot cats in every room a person creates (1-11)")  # fmt: skip
+    parser.add_argument("--think", type=_seconds_range, default=(0.4, 1.2), metavar="S-S",
+                        help="bots' seconds before each move (default 0.4-1.2)")  # fmt: skip
+    parser.add_argument("--workers", type=int, default=4,
+                        help="Lambda worker processes (concurrent invocations)")  # fmt: skip
+    parser.add_argument("--idle-timeout", type=float, default=600,
+                        help="seconds without a client frame before a socket is closed (API Gateway: 600)")  # fmt: skip
+    parser.add_argument(
+        "--dynamodb-url", help="use this DynamoDB (e.g. DynamoDB Local) instead of moto"
+    )
+    parser.add_argument("--sqs-url", help="use this SQS endpoint instead of moto")
+    parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    parser.add_argument("--verbose", action="store_true", help="handler logs and metrics")
+    return parser.parse_args(argv)
+
+
+def banner(stack: LocalStack, qr: bool) -> str:
+    host = stack.options.host
+    lan = lan_address() if host in ("0.0.0.0", "", "::") else host
+    local = f"http://127.0.0.1:{stack.port}/"
+    lines = ["", "Catch the Witch is running.", f"  On this computer:  {local}"]
+    phone_url = f"http://{lan}:{stack.port}/" if lan and not lan.startswith("127.") else None
+    if phone_url:
+        lines.append(f"  On phones (same Wi-Fi):  {phone_url}")
+    lines.append(f"  WebSocket:  {stack.websocket_url}")
+    lines.append(f"  DynamoDB:  {stack.dynamodb_url}   SQS:  {stack.sqs_url}"
+                 + ("   (moto, in memory)" if stack.moto else ""))  # fmt: skip
+    if stack.options.bots:
+        lines.append(f"  Bots: {stack.options.bots} join every room you create.")
+    lines.append("  Ctrl-C stops everything.")
+    text = "\n".join(lines)
+    if qr and phone_url:
+        import segno
+
+        text += "\n\nScan to open on a phone:\n" + _qr_text(segno.make(phone_url, error="m"))
+    return text
+
+
+def _qr_text(code) -> str:
+    import io
+
+    out = io.StringIO()
+    code.terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
+async def serve(options: Options, qr: bool) -> None:
+    stack = LocalStack(options)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stack.start()
+    print(banner(stack, qr), flush=True)
+    try:
+        await stop.wait()
+    finally:
+        print("\nStopping…", flush=True)
+        await stack.stop()
+        print("Stopped.", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    options = Options(host=args.host, port=args.port, bots=max(0, min(args.bots, 11)),
+                      think=args.think, workers=max(1, args.workers),
+                      idle_timeout=args.idle_timeout, dynamodb_url=args.dynamodb_url,
+                      sqs_url=args.sqs_url, verbose=args.verbose)  # fmt: skip
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    asyncio.run(serve(options, qr=not args.no_qr))
+
+
+if __name__ == "__main__":
+    main()

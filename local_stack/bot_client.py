@@ -1,0 +1,228 @@
+"""A phone played by the engine's bot, over a real WebSocket, speaking docs/protocol.md.
+
+It decides from the views it is sent (`engine.catch_the_witch.bots.decide`), keeps its
+seat token like a phone's localStorage, reconnects with it, and pings under the idle
+limit. `make dev ARGS="--bots 5"` seats such bots in the room a person creates; the
+local-stack tests drive whole tables of them.
+"""
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+
+from engine.catch_the_witch import bots
+from engine.rng import Rng
+
+BOT_NAMES = ["Mochi", "Tofu", "Biscuit", "Pumpkin", "Luna", "Miso", "Pepper", "Nori",
+             "Sesame", "Ginger", "Olive", "Clover"]  # fmt: skip
+#: Moves that answer the same question (the Knight gathers or guards: one choice).
+SAME_CHOICE = {"choose_guard": "choose_place"}
+HEARTBEAT_SECONDS = 300  # under API Gateway's 10-minute idle limit, as a phone does
+
+
+class BotClient:
+    def __init__(self, url: str, name: str, *, seed: int | None = None,
+                 think: tuple[float, float] = (0.0, 0.0), heartbeat: float = HEARTBEAT_SECONDS):  # fmt: skip
+        self.url = url
+        self.name = name
+        self.rng = Rng(seed if seed is not None else random.getrandbits(63))
+        self.think = think
+        self.heartbeat = heartbeat
+        self.room: str | None = None
+        self.token: str | None = None
+        self.view: dict[str, Any] | None = None  # the newest view message's "view"
+        self.seq = -1
+        self.errors: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+        #: (time.monotonic(), "sent" | "view" | "error", message): what came first.
+        self.timeline: list[tuple[float, str, dict[str, Any]]] = []
+        self.playing = True  # see hold()
+        #: While this says so for the current game view, the cat makes no move.
+        self.hold_when: Callable[[dict[str, Any]], bool] | None = None
+        self._socket: aiohttp.ClientWebSocketResponse | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._reader: asyncio.Task | None = None
+        self._beat: asyncio.Task | None = None
+        self._changed = asyncio.Condition()
+        self._acted_on: tuple[int, str] | None = None
+        self._last_move: tuple | None = None  # (step, move type) of the last move sent
+
+    # -- connection ------------------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        return self._socket is not None and not self._socket.closed
+
+    async def connect(self) -> None:
+        """Open the socket (with the seat token, once the bot has a seat) and ask for the
+        current view, as a phone does right after the socket opens."""
+        self._session = self._session or aiohttp.ClientSession()
+        params = {"room": self.room, "token": self.token} if self.token else None
+        self._socket = await self._session.ws_connect(self.url, params=params, autoping=True)
+        self._last_move = None  # a move sent as the old socket closed may be lost
+        self._reader = asyncio.create_task(self._read(self._socket))
+        self._beat = asyncio.create_task(self._heartbeat(self._socket))
+        await self.send(
+            {"action": "ping", "seq": self.seq} if self.seq >= 0 else {"action": "ping"}
+        )
+
+    async def disconnect(self) -> None:
+        for task in (self._beat,):
+            if task:
+                task.cancel()
+        if self._socket is not None:
+            await self._socket.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+
+    async def close(self) -> None:
+        await self.disconnect()
+        if self._session is not None:
+            await self._session.close()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+        self.timeline.append((time.monotonic(), "sent", message))
+        await self._socket.send_str(json.dumps(message))
+
+    async def _heartbeat(self, socket) -> None:
+        while not socket.closed:
+            await asyncio.sleep(self.heartbeat)
+            if not socket.closed:
+                await socket.send_str(json.dumps({"action": "ping", "seq": self.seq}))
+
+    async def _read(self, socket) -> None:
+        try:
+            await self._read_frames(socket)
+        finally:
+            async with self._changed:
+                self._changed.notify_all()  # a waiter learns the socket closed
+
+    async def _read_frames(self, socket) -> None:
+        async for frame in socket:
+            if frame.type != aiohttp.WSMsgType.TEXT:
+                continue
+            message = json.loads(frame.data)
+            self.received.append(message)
+            kind = message.get("type")
+            if kind == "joined":
+                self.room, self.token = message["room"], message["token"]
+            elif kind == "view" and message["seq"] >= self.seq:
+                self.seq, self.view = message["seq"], message["view"]
+                self.timeline.append((time.monotonic(), "view", message["view"]))
+            elif kind == "error":
+                self.errors.append(message)
+                self.timeline.append((time.monotonic(), "error", message))
+                self._last_move = None  # refused: nothing changed, think again
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def wait_for(self, predicate: Callable[["BotClient"], bool], timeout: float) -> None:
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: predicate(self)), timeout)
+
+    # -- room ------------------------------------------------------------------------------
+    async def create_room(self, settings: dict[str, Any] | None = None) -> str:
+        await self.send({"action": "create_room", "name": self.name, "settings": settings or {}})
+        await self.wait_for(lambda bot: bot.room is not None or bot.errors, 10)
+        return self._room_or_raise()
+
+    async def join(self, room: str) -> str:
+        await self.send({"action": "join", "room": room, "name": self.name})
+        await self.wait_for(lambda bot: bot.room is not None or bot.errors, 10)
+        return self._room_or_raise()
+
+    def _room_or_raise(self) -> str:
+        if self.room is None:
+            raise RuntimeError(f"{self.name}: {self.errors[-1]['message']}")
+        return self.room
+
+    # -- playing ---------------------------------------------------------------------------
+    def game(self) -> dict[str, Any] | None:
+        """The engine view inside the newest view (None in the lobby)."""
+        return self.view if self.view and self.view.get("phase") != "lobby" else None
+
+    async def play(self) -> None:
+        """Make this cat's moves until the game ends (or the task is cancelled)."""
+        while True:
+            await self.wait_for(lambda bot: bot._has_new_view(), timeout=None)
+            game = self.game()
+            if game is not None and game.get("outcome"):
+                return
+            await self._act()
+
+    async def live(self) -> None:
+        """A bot at a person's table: plays every game (rematches too), reconnects with its
+        token when the socket drops, leaves when kicked or when its room is gone."""
+        while True:
+            if not self.connected:
+                try:
+                    await self.connect()
+                except aiohttp.WSServerHandshakeError:
+                    return  # 403: the room or seat no longer exists
+                except aiohttp.ClientError:
+                    await asyncio.sleep(2)
+                    continue
+            await self.wait_for(lambda bot: bot._has_new_view() or not bot.connected
+                                or bot._kicked(), timeout=None)  # fmt: skip
+            if self._kicked():
+                await self.close()
+                return
+            game = self.game()
+            if game is not None and game.get("outcome"):
+                self._acted_on = (self.seq, json.dumps(game, sort_keys=True))  # await a rematch
+            elif self.connected:
+                await self._act()
+
+    def _kicked(self) -> bool:
+        return any(error.get("code") == "kicked" for error in self.errors)
+
+    def hold(self) -> None:
+        """Stay connected but make no move (a phone left on the table)."""
+        self.playing = False
+
+    async def resume(self) -> None:
+        self.playing = True
+        self.hold_when = None
+        self._acted_on = None
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _has_new_view(self) -> bool:
+        game = self.game()
+        return game is not None and (self.seq, json.dumps(game, sort_keys=True)) != self._acted_on
+
+    async def _act(self) -> None:
+        game = self.game()
+        self._acted_on = (self.seq, json.dumps(game, sort_keys=True))
+        if not self.playing or not self.connected or (self.hold_when and self.hold_when(game)):
+            return
+        action = bots.decide(game, self.rng)
+        if action is None:
+            return
+        step = _step(game)
+        kind = SAME_CHOICE.get(action["type"], action["type"])
+        if self._last_move == (step, kind):
+            # The same kind of move again in the same step: this view was built before the
+            # server took our last one (another cat's move was pushed first). Like a
+            # phone's "sent…" button, wait for a view that has it.
+            return
+        if self.think[1] > 0:
+            await asyncio.sleep(random.uniform(*self.think))
+            if self.game() is not game:  # the table moved on while this cat was thinking
+                self._acted_on = None
+                return
+        self._last_move = (step, kind)
+        await self.send({"action": action.pop("type"), **action})
+
+
+def _step(game: dict[str, Any]) -> tuple:
+    today = game.get("today") or {}
+    return (game["day"], game["phase"], len(today.get("proposals", [])))

@@ -1,0 +1,284 @@
+"""A local stand-in for API Gateway's WebSocket API, on one aiohttp port:
+
+- ``GET /<stage>`` upgrades to a WebSocket. ``$connect`` runs first and the upgrade
+  happens only if it answers 2xx (else that status, as API Gateway does); each frame
+  becomes a route event (route chosen by the template's RouteSelectionExpression); the
+  close becomes ``$disconnect``.
+- ``POST|GET|DELETE /<stage>/@connections/<id>``: the management API the handlers'
+  boto3 calls reach (410 GoneException for a connection that is closed or still in
+  ``$connect``).
+- Limits that shape real bugs: a frame over 32 KB closes with 1009; 10 minutes without
+  a frame from the client, or 2 hours in all, close with 1001.
+- ``/`` serves frontend/ and ``/config.json`` tells it where the WebSocket is.
+"""
+
+import asyncio
+import base64
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from events.generate import websocket_event
+
+from .lambdas import LocalLambdas
+from .template import Function
+
+FRAME_LIMIT = 32 * 1024  # API Gateway WebSocket frame size
+POST_LIMIT = 128 * 1024  # management API message size
+IDLE_TIMEOUT = 10 * 60
+MAX_CONNECTION = 2 * 3600
+GOING_AWAY = 1001
+API_ID = "local"
+
+
+@dataclass
+class LocalConnection:
+    id: str
+    source_ip: str
+    user_agent: str
+    connected_at: float = field(default_factory=time.time)
+    last_active_at: float = field(default_factory=time.time)
+    socket: web.WebSocketResponse | None = None  # None while $connect runs
+
+    @property
+    def open(self) -> bool:
+        return self.socket is not None and not self.socket.closed
+
+
+@dataclass
+class GatewayStats:
+    connects: int = 0
+    refused: int = 0
+    messages: int = 0
+    posts: int = 0
+    gone: int = 0
+    lambda_errors: int = 0
+
+
+def new_connection_id() -> str:
+    """Shaped like API Gateway's (16 characters ending in '='), so URL-encoding bugs
+    in the management calls show up locally."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(11)).decode()
+
+
+def _iso(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat().replace("+00:00", "Z")
+
+
+class Gateway:
+    def __init__(self, routes: dict[str, Function], route_selection: str, lambdas: LocalLambdas,
+                 *, stage: str, frontend: Path, idle_timeout: float = IDLE_TIMEOUT,
+                 max_connection: float = MAX_CONNECTION, frame_limit: int = FRAME_LIMIT):  # fmt: skip
+        if not route_selection.startswith("$request.body."):
+            raise ValueError(f"unsupported RouteSelectionExpression {route_selection!r}")
+        self.routes = routes
+        self.selection_key = route_selection.removeprefix("$request.body.")
+        self.lambdas = lambdas
+        self.stage = stage
+        self.frontend = frontend
+        self.idle_timeout = idle_timeout
+        self.max_connection = max_connection
+        self.frame_limit = frame_limit
+        self.connections: dict[str, LocalConnection] = {}
+        self.stats = GatewayStats()
+        #: Called with every message posted to a connection (the bot seating watches them).
+        self.observers: list[Callable[[bytes], None]] = []
+        self._tasks: set[asyncio.Task] = set()
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=POST_LIMIT + 1)
+        app.router.add_get(f"/{self.stage}", self.websocket)
+        manage = f"/{self.stage}/@connections/{{connection_id}}"
+        app.router.add_post(manage, self.post_to_connection)
+        app.router.add_get(manage, self.get_connection)
+        app.router.add_delete(manage, self.delete_connection)
+        app.router.add_get("/config.json", self.config)
+        app.router.add_get("/", self.index)
+        if self.frontend.is_dir():
+            app.router.add_static("/", self.frontend)
+        app.on_shutdown.append(lambda app: self.close_all())
+        return app
+
+    # -- phones ----------------------------------------------------------------------------
+    def _event(self, request: web.Request, route: str, kind: str, connection: LocalConnection,
+               **extra: Any) -> dict[str, Any]:  # fmt: skip
+        now = time.time()
+        return websocket_event(
+            route, kind, connection.id, domain=request.host, stage=self.stage, api=API_ID,
+            request_id=new_connection_id(), connected_at_ms=int(connection.connected_at * 1000),
+            now_ms=int(now * 1000), source_ip=connection.source_ip,
+            user_agent=connection.user_agent, **extra,
+        )  # fmt: skip
+
+    async def _invoke(self, route: str, event: dict[str, Any]) -> Any:
+        """The handler's result, or None if it raised (logged, like a failed invocation)."""
+        function = self.routes.get(route)
+        if function is None:
+            return None
+        invocation = await self.lambdas.invoke(function, event)
+        if invocation.error:
+            self.stats.lambda_errors += 1
+            return None
+        return invocation.result
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        connection = LocalConnection(new_connection_id(), request.remote or "",
+                                     request.headers.get("User-Agent", ""))  # fmt: skip
+        self.connections[connection.id] = connection
+        query = dict(request.query) or None
+        headers = {key: value for key, value in request.headers.items()}
+        status = 200
+        if "$connect" in self.routes:
+            result = await self._invoke("$connect", self._event(
+                request, "$connect", "CONNECT", connection, query=query, headers=headers))  # fmt: skip
+            status = result.get("statusCode", 200) if isinstance(result, dict) else 500
+        if not 200 <= status < 300:
+            self.connections.pop(connection.id, None)
+            self.stats.refused += 1
+            return web.Response(status=status)
+        socket = web.WebSocketResponse(max_msg_size=self.frame_limit, autoping=True)
+        await socket.prepare(request)
+        connection.socket = socket
+        self.stats.connects += 1
+        watchdog = asyncio.create_task(self._watch(connection))
+        try:
+            async for frame in socket:
+                if frame.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    connection.last_active_at = time.time()
+                    self._spawn(self._on_frame(request, connection, frame.data))
+                elif frame.type == WSMsgType.ERROR:
+                    break
+        finally:
+            watchdog.cancel()
+            try:  # posts to this connection answer 410 from now on (it is not open)
+                await self._invoke("$disconnect", self._event(
+                    request, "$disconnect", "DISCONNECT", connection,
+                    context={"disconnectStatusCode": socket.close_code or 1006,
+                             "disconnectReason": ""}))  # fmt: skip
+            finally:
+                self.connections.pop(connection.id, None)
+        return socket
+
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_frame(self, request: web.Request, connection: LocalConnection,
+                        data: str | bytes) -> None:  # fmt: skip
+        self.stats.messages += 1
+        if isinstance(data, bytes):
+            try:
+                data = data.decode()
+            except UnicodeDecodeError:
+                data = base64.b64encode(data).decode()
+        route = self._select_route(data)
+        event = self._event(request, route, "MESSAGE", connection, body=data)
+        if route not in self.routes:
+            await self._send(connection, {"message": "Forbidden", "connectionId": connection.id,
+                                          "requestId": event["requestContext"]["requestId"]})  # fmt: skip
+            return
+        invocation = await self.lambdas.invoke(self.routes[route], event)
+        if invocation.error:
+            # What API Gateway tells the phone when the integration fails.
+            self.stats.lambda_errors += 1
+            await self._send(connection, {"message": "Internal server error",
+                                          "connectionId": connection.id,
+                                          "requestId": event["requestContext"]["requestId"]})  # fmt: skip
+
+    def _select_route(self, body: str) -> str:
+        try:
+            value = json.loads(body).get(self.selection_key)
+        except (ValueError, AttributeError):
+            return "$default"
+        return value if isinstance(value, str) and value in self.routes else "$default"
+
+    async def _send(self, connection: LocalConnection, message: dict[str, Any]) -> None:
+        if connection.open:
+            await connection.socket.send_str(json.dumps(message))
+
+    async def _watch(self, connection: LocalConnection) -> None:
+        """API Gateway's idle (client frames only reset it) and lifetime limits."""
+        while connection.open:
+            now = time.time()
+            idle_end = connection.last_active_at + self.idle_timeout
+            life_end = connection.connected_at + self.max_connection
+            if now >= min(idle_end, life_end):
+                await connection.socket.close(code=GOING_AWAY, message=b"Going away")
+                return
+            await asyncio.sleep(min(idle_end, life_end) - now + 0.01)
+
+    async def close_all(self, wait: float = 10) -> None:
+        """Close every socket (1001) and wait for their $disconnect handlers, which post
+        to the others through this gateway, so it must still be listening."""
+        for connection in list(self.connections.values()):
+            if connection.open:
+                await connection.socket.close(code=GOING_AWAY, message=b"Server shutting down")
+        deadline = time.monotonic() + wait
+        while self.connections and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+
+    # -- the management API ----------------------------------------------------------------
+    def _target(self, request: web.Request) -> LocalConnection | None:
+        connection = self.connections.get(request.match_info["connection_id"])
+        return connection if connection and connection.open else None
+
+    @staticmethod
+    def _error(status: int, code: str, message: str | None = None) -> web.Response:
+        return web.json_response({"message": message}, status=status,
+                                 headers={"x-amzn-ErrorType": code})  # fmt: skip
+
+    async def post_to_connection(self, request: web.Request) -> web.Response:
+        data = await request.read()
+        if len(data) > POST_LIMIT:
+            return self._error(413, "PayloadTooLargeException", "Message too long")
+        connection = self._target(request)
+        if connection is None:
+            self.stats.gone += 1
+            return self._error(410, "GoneException")
+        self.stats.posts += 1
+        for observer in self.observers:
+            observer(data)
+        try:
+            await connection.socket.send_str(data.decode())
+        except UnicodeDecodeError:
+            await connection.socket.send_bytes(data)
+        except ConnectionResetError:
+            self.stats.gone += 1
+            return self._error(410, "GoneException")
+        return web.Response(status=200)
+
+    async def get_connection(self, request: web.Request) -> web.Response:
+        connection = self._target(request)
+        if connection is None:
+            return self._error(410, "GoneException")
+        return web.json_response({
+            "connectedAt": _iso(connection.connected_at),
+            "lastActiveAt": _iso(connection.last_active_at),
+            "identity": {"sourceIp": connection.source_ip, "userAgent": connection.user_agent},
+        })  # fmt: skip
+
+    async def delete_connection(self, request: web.Request) -> web.Response:
+        connection = self._target(request)
+        if connection is None:
+            return self._error(410, "GoneException")
+        await connection.socket.close(code=WSCloseCode.OK)
+        return web.Response(status=204)
+
+    # -- the phone client ------------------------------------------------------------------
+    async def config(self, request: web.Request) -> web.Response:
+        scheme = "wss" if request.secure else "ws"
+        return web.json_response({"websocket_url": f"{scheme}://{request.host}/{self.stage}"})
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        page = self.frontend / "index.html"
+        if page.is_file():
+            return web.FileResponse(page)
+        return web.Response(text="The local stack is running; frontend/index.html is missing.")

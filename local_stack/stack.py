@@ -1,0 +1,197 @@
+"""The whole local stack in one process tree: store (moto or given endpoints), Lambda
+workers, the WebSocket gateway with the static client, the SQS pollers and, on request,
+bots that fill the rooms people create."""
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from .bot_client import BOT_NAMES, BotClient
+from .cloud import REGION, EmbeddedAws, Provisioned, provision
+from .gateway import IDLE_TIMEOUT, MAX_CONNECTION, Gateway
+from .lambdas import LocalLambdas
+from .poller import QueuePoller
+from .template import Template
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Options:
+    host: str = "0.0.0.0"
+    port: int = 8080
+    bots: int = 0
+    think: tuple[float, float] = (0.4, 1.2)  # bots' seconds before each move
+    workers: int = 4
+    idle_timeout: float = IDLE_TIMEOUT
+    max_connection: float = MAX_CONNECTION
+    dynamodb_url: str | None = None
+    sqs_url: str | None = None
+    verbose: bool = False
+    frontend: Path = ROOT / "frontend"
+
+
+def _given_endpoint(service: str) -> str | None:
+    return os.environ.get(f"AWS_ENDPOINT_URL_{service}") or os.environ.get("AWS_ENDPOINT_URL")
+
+
+class LocalStack:
+    def __init__(self, options: Options, template: Template | None = None):
+        self.options = options
+        self.template = template or Template.load()
+        self.stage = self.template.parameter_default("Stage")
+        self.moto: EmbeddedAws | None = None
+        self.provisioned: Provisioned | None = None
+        self.pollers: list[QueuePoller] = []
+        self.lambdas = LocalLambdas(options.workers)
+        self.gateway: Gateway | None = None
+        self.port: int | None = None
+        self.dynamodb_url: str | None = None
+        self.sqs_url: str | None = None
+        self._runner: web.AppRunner | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._bots: list[BotClient] = []
+        self._rooms_with_bots: set[str] = set()
+
+    # -- start / stop ----------------------------------------------------------------------
+    async def start(self) -> None:
+        dynamodb_url = self.options.dynamodb_url or _given_endpoint("DYNAMODB")
+        sqs_url = self.options.sqs_url or _given_endpoint("SQS")
+        if not (dynamodb_url and sqs_url):
+            self.moto = EmbeddedAws().start()
+            dynamodb_url = dynamodb_url or self.moto.url
+            sqs_url = sqs_url or self.moto.url
+        self.dynamodb_url, self.sqs_url = dynamodb_url, sqs_url
+        _credentials_for_local_endpoints()
+        self.provisioned = await asyncio.to_thread(provision, self.template, dynamodb_url, sqs_url)
+
+        self.gateway = Gateway(
+            self.template.routes(), self.template.route_selection_expression(), self.lambdas,
+            stage=self.stage, frontend=self.options.frontend,
+            idle_timeout=self.options.idle_timeout, max_connection=self.options.max_connection,
+        )  # fmt: skip
+        app = self.gateway.app()
+        app.router.add_get("/local/stats", self.stats)
+        self.gateway.observers.append(self._on_post)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.options.host, self.options.port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+        # The handlers' environment: the template's variables, resolved to local resources
+        # (set before the Lambda workers start, which inherit it).
+        os.environ.update(self.environment(dynamodb_url, sqs_url))
+        await self.lambdas.warm(list(self.template.routes().values())
+                                + [s.function for s in self.template.queue_sources()])  # fmt: skip
+        for source in self.template.queue_sources():
+            poller = QueuePoller(source, self.provisioned.queue_urls[source.queue],
+                                 self.provisioned.queue_arns[source.queue], sqs_url, self.lambdas)  # fmt: skip
+            self.pollers.append(poller)
+            self._tasks.append(asyncio.create_task(poller.run()))
+
+    async def stop(self) -> None:
+        for poller in self.pollers:
+            poller.stop()
+        for bot in self._bots:
+            await bot.close()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.gateway is not None:
+            await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+        await asyncio.to_thread(self.lambdas.close)
+        if self.moto is not None:
+            self.moto.stop()
+
+    # -- wiring ----------------------------------------------------------------------------
+    @property
+    def websocket_url(self) -> str:
+        return f"ws://{_loopback(self.options.host)}:{self.port}/{self.stage}"
+
+    @property
+    def management_endpoint(self) -> str:
+        return f"http://{_loopback(self.options.host)}:{self.port}/{self.stage}"
+
+    def environment(self, dynamodb_url: str, sqs_url: str) -> dict[str, str]:
+        env = {
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_ENDPOINT_URL_DYNAMODB": dynamodb_url,
+            "AWS_ENDPOINT_URL_SQS": sqs_url,
+            "POWERTOOLS_METRICS_DISABLED": "false" if self.options.verbose else "true",
+        }
+        for name, value in self.template.environment().items():
+            env[name] = self._resolve(value)
+        env["POWERTOOLS_LOG_LEVEL"] = "INFO" if self.options.verbose else "WARNING"
+        return env
+
+    def _resolve(self, value: Any) -> str:
+        if isinstance(value, str):
+            return value
+        if "Ref" in value:
+            name = value["Ref"]
+            if name in self.template.parameters:
+                return str(self.template.parameter_default(name))
+            return self.provisioned.ref(name)
+        if "Fn::Sub" in value and "${WebSocketApi}" in value["Fn::Sub"]:
+            return self.management_endpoint  # the API's own URL: here, this gateway
+        raise ValueError(f"template.yaml: the local stack cannot resolve {value!r}")
+
+    async def stats(self, request: web.Request) -> web.Response:
+        """What an operator (or a test) wants to know about the local stack."""
+        return web.json_response({
+            "gateway": vars(self.gateway.stats),
+            "open_connections": sum(c.open for c in self.gateway.connections.values()),
+            "timers": {"delivered": sum(p.delivered for p in self.pollers),
+                       "failed": sum(p.failed for p in self.pollers)},
+            "bots": len(self._bots),
+        })  # fmt: skip
+
+    # -- bots for a person playing alone ---------------------------------------------------
+    def _on_post(self, data: bytes) -> None:
+        """The first `joined` of a room is its creator's: seat the bots there."""
+        if not self.options.bots or b'"joined"' not in data:
+            return
+        with contextlib.suppress(ValueError):
+            message = json.loads(data)
+            room = message.get("room")
+            if message.get("type") == "joined" and room and room not in self._rooms_with_bots:
+                self._rooms_with_bots.add(room)
+                self._tasks.append(asyncio.create_task(self._seat_bots(room, message["name"])))
+
+    async def _seat_bots(self, room: str, host: str) -> None:
+        names = iter(name for name in BOT_NAMES if name != host)
+        for _ in range(min(self.options.bots, 11)):
+            bot = BotClient(self.websocket_url, next(names), think=self.options.think,
+                            seed=random.getrandbits(63))  # fmt: skip
+            await bot.connect()
+            try:
+                await bot.join(room)
+            except RuntimeError as refused:  # a name taken, the room full or started
+                print(f"[bots] {refused}", flush=True)
+                await bot.close()
+                continue
+            self._bots.append(bot)
+            self._tasks.append(asyncio.create_task(bot.live()))
+
+
+def _loopback(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+
+
+def _credentials_for_local_endpoints() -> None:
+    """boto3 signs every request; local endpoints accept any key."""
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
+    os.environ.setdefault("AWS_DEFAULT_REGION", REGION)
