@@ -1,0 +1,47 @@
+// Strings live in one JSON file per language (frontend/i18n/<code>.json, same keys).
+export const LANGUAGES = { en: "English", "zh-Hant": "繁體中文", uk: "Українська", th: "ไทย" };
+const STORAGE = "ctw.lang";
+let strings = {};
+let fallback = {};
+let language = "en";
+
+export function detectLanguage() {
+  const stored = localStorage.getItem(STORAGE);
+  if (stored && LANGUAGES[stored]) return stored;
+  for (const wanted of navigator.languages || [navigator.language || "en"]) {
+    const lower = wanted.toLowerCase();
+    if (lower.startsWith("zh")) return "zh-Hant";
+    if (lower.startsWith("uk")) return "uk";
+    if (lower.startsWith("th")) return "th";
+    if (lower.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+async function fetchStrings(code) {
+  const response = await fetch(`i18n/${code}.json`);
+  if (!response.ok) throw new Error(`no strings for ${code}`);
+  return response.json();
+}
+
+export async function loadLanguage(code = detectLanguage()) {
+  if (!Object.keys(fallback).length) fallback = await fetchStrings("en");
+  try {
+    strings = code === "en" ? fallback : await fetchStrings(code);
+    language = code;
+  } catch {
+    strings = fallback;
+    language = "en";
+  }
+  localStorage.setItem(STORAGE, language);
+  document.documentElement.lang = language;
+}
+
+export function currentLanguage() {
+  return language;
+}
+
+export function t(key, params = {}) {
+  const text = strings[key] ?? fallback[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : `{${name}}`));
+}
