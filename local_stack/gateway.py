@@ -144,7 +144,13 @@ class Gateway:
             self.stats.refused += 1
             return web.Response(status=status)
         socket = web.WebSocketResponse(max_msg_size=self.frame_limit, autoping=True)
-        await socket.prepare(request)
+        try:
+            await socket.prepare(request)
+        except ConnectionResetError:  # the phone gave up while $connect ran
+            self.connections.pop(connection.id, None)
+            await self._invoke("$disconnect", self._event(request, "$disconnect", "DISCONNECT",
+                                                          connection))  # fmt: skip
+            return socket
         connection.socket = socket
         self.stats.connects += 1
         watchdog = asyncio.create_task(self._watch(connection))

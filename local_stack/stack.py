@@ -100,13 +100,13 @@ class LocalStack:
     async def stop(self) -> None:
         for poller in self.pollers:
             poller.stop()
-        for bot in self._bots:
-            await bot.close()
-        for task in self._tasks:
+        for task in self._tasks:  # bots first stop playing (and reconnecting), then leave
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for bot in self._bots:
+            await bot.close()
         if self.gateway is not None:
             await self.gateway.close_all()
         if self._runner is not None:

@@ -291,6 +291,7 @@ function duck(v) {
 
 function placeChoice(v, me) {
   const parts = [h("h2", {}, t("choose_place")), duck(v)];
+  if (me && me.role === "witch" && me.form === "human") parts.push(h("p", { class: "muted" }, t("witch_waits")));
   if (!me || !v.your_turn && !me.place) return h("div", {}, ...parts);
   const places = v.open_places.map((p) => [p, label("place", p)]);
   if (me.role === "knight" && !me.place) {

@@ -1,0 +1,79 @@
+"""The phone client in a real browser (Debian's Chromium, Playwright), on the local stack:
+one person creates a room, four bots join, the game starts and the first screens work;
+a reload keeps the seat and the screen. Screenshots go to build/test-artifacts/."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.local_stack_process import LocalStackProcess
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"]  # fmt: skip
+ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
+PHONE = {"width": 360, "height": 640}
+
+
+@pytest.fixture(scope="module")
+def stack():
+    process = LocalStackProcess("--bots", "4", "--think", "0.05-0.2")
+    yield process
+    process.interrupt()
+
+
+@pytest.fixture
+def phone():
+    assert Path(CHROMIUM).exists(), "apt-get install -y chromium (see .ci/run)"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        context = browser.new_context(viewport=PHONE, has_touch=True, locale="en-GB")
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page
+        browser.close()
+        assert errors == [], errors
+
+
+def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, phone):
+    page = phone
+    page.goto(stack.http_url + "/")
+    page.fill("#name", "Zoe")
+    page.get_by_role("button", name="Create a room").click()
+    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    page.screenshot(path=ARTIFACTS / "smoke-lobby.png")
+
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name="Your secret role")).to_be_visible(timeout=10_000)
+    hold = page.get_by_role("button", name="Press and hold to see your role")
+    role_box = page.locator(".role-box")
+    hold.hover()
+    page.mouse.down()
+    expect(role_box).to_contain_text(" — ")  # "<role> — <side>"
+    page.screenshot(path=ARTIFACTS / "smoke-role.png")
+    page.mouse.up()
+    expect(role_box).not_to_contain_text(" — ")  # released: hidden again
+    page.get_by_role("button", name="Ready", exact=True).click()
+
+    expect(page.get_by_role("heading", name="Where will you gather?")).to_be_visible(timeout=20_000)
+    page.screenshot(path=ARTIFACTS / "smoke-place.png")
+    # A witch gathers nothing: the bots end the step without her. Anyone else is waited for,
+    # and a reload must come back to the same seat (the token is in localStorage) and screen.
+    witch = page.get_by_text("Witches choose their place during the witches' turn.").count() > 0
+    page.reload()
+    expect(page.locator("header")).to_contain_text("online", timeout=10_000)
+    if witch:
+        expect(page.get_by_role("heading", name="The witches are out…")).to_be_visible(
+            timeout=20_000
+        )
+        return
+    expect(page.get_by_role("heading", name="Where will you gather?")).to_be_visible(timeout=10_000)
+    gather = page.get_by_role("button", name="Gather", exact=True)
+    if gather.count():  # the Knight first chooses to gather
+        gather.click()
+    page.locator("main .grid button").first.click()
+    expect(page.get_by_role("heading", name="Where will you gather?")).to_be_hidden(timeout=30_000)
+    page.screenshot(path=ARTIFACTS / "smoke-next.png")
