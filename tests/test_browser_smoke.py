@@ -77,3 +77,25 @@ def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, 
     page.locator("main .grid button").first.click()
     expect(page.get_by_role("heading", name="Where will you gather?")).to_be_hidden(timeout=30_000)
     page.screenshot(path=ARTIFACTS / "smoke-next.png")
+
+
+def test_the_language_follows_the_browser_is_switchable_and_remembered(stack):
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_context(viewport=PHONE, locale="zh-TW").new_page()
+        page.goto(stack.http_url + "/")
+        expect(page.get_by_role("heading", level=1)).to_contain_text("抓女巫")
+        expect(page.get_by_role("button", name="建立房間")).to_be_visible()
+        page.screenshot(path=ARTIFACTS / "home-zh-Hant.png")
+        for code, title, create in [("uk", "Спіймай відьму", "Створити кімнату"),
+                                    ("th", "จับแม่มด", "สร้างห้อง"),
+                                    ("en", "Catch the Witch", "Create a room")]:  # fmt: skip
+            page.select_option("#language", code)
+            expect(page.get_by_role("heading", level=1)).to_contain_text(title)
+            expect(page.get_by_role("button", name=create)).to_be_visible()
+            assert page.evaluate("document.documentElement.lang") == code
+            page.screenshot(path=ARTIFACTS / f"home-{code}.png")
+        page.select_option("#language", "uk")
+        page.reload()
+        expect(page.get_by_role("heading", level=1)).to_contain_text("Спіймай відьму")
+        browser.close()
