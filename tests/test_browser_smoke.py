@@ -44,6 +44,7 @@ def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, 
     page.fill("#name", "Zoe")
     page.get_by_role("button", name="Create a room").click()
     expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    expect(page.get_by_role("img", name="QR code of the join link").locator("svg")).to_be_visible()
     page.screenshot(path=ARTIFACTS / "smoke-lobby.png")
 
     page.get_by_role("button", name="Start the game").click()

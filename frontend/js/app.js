@@ -4,6 +4,7 @@ import { h, clear } from "./dom.js";
 import { loadLanguage, t, LANGUAGES, currentLanguage } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { ICONS } from "./icons.js";
+import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), see frontend/vendor/README.md
 
 const SEAT_KEY = "ctw.seat"; // {room, token, name}: a reload keeps the seat
 
@@ -207,6 +208,7 @@ function lobbyScreen(v) {
     h("div", { class: "panel" },
       h("p", {}, t("share")),
       h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, v.room),
+      joinQr(link),
       h("p", {}, h("a", { href: link }, link))),
     h("div", { class: "panel" }, h("h2", {}, t("seats", { n: v.seats.length })), h("ul", { class: "seats" }, ...seats)),
     host ? h("div", { class: "panel" }, h("h2", {}, t("settings")),
@@ -216,6 +218,15 @@ function lobbyScreen(v) {
       : h("p", { class: "muted" }, t("waiting_for_host")),
     h("div", { class: "row" }, h("button", { class: "secondary", onclick: () => { send("leave"); forgetSeat(); render(); } }, t("leave"))),
   );
+}
+
+function joinQr(link) {
+  const code = qrcode(0, "M");
+  code.addData(link);
+  code.make();
+  const box = h("div", { class: "qr", role: "img", "aria-label": t("qr_label") });
+  box.innerHTML = code.createSvgTag({ cellSize: 5, margin: 4, scalable: true }); // our own link only
+  return box;
 }
 
 function moved(names, index, by) {
