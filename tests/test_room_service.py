@@ -281,16 +281,27 @@ def test_a_reconnecting_phone_takes_its_seat_with_its_first_message_not_during_c
     assert "Bo" not in waiting_for(h.service.current_room(h.code).game)
 
 
+def _at_a_proposal_by_someone_else(names: list[str]) -> Harness:
+    """A room at a Chief's proposal, the Chief not being Ann (the host); a game that
+    ends first (the deal is random) is replaced by a new one."""
+    for _ in range(20):
+        h = started(names)
+        for _ in range(400):
+            view = h.view("Ann")
+            if view["outcome"]:
+                break
+            if view["phase"] == "proposal" and view["chief"] != "Ann":
+                return h
+            _one_move(h, names)
+    raise AssertionError("no proposal by another cat in 20 games")
+
+
 def test_a_move_submitted_while_another_seat_ends_the_step_is_never_lost():
     """The Chief's proposal ends the step; the host's Away mark (a move that leaves the step
     as it is) lands between the Chief's load and write. The write must fail and be redone
     with the mark merged, or the mark would sit forever under a step no load reads again."""
     names = ["Ann", "Bo", "Cy", "Di", "Ed"]
-    h = started(names)
-    for _ in range(400):
-        if h.view("Ann")["phase"] == "proposal":
-            break
-        _one_move(h, names)
+    h = _at_a_proposal_by_someone_else(names)
     chief = h.view("Ann")["chief"]
     target = next(n for n in names if n not in (chief, "Ann"))
     original_save, injected = h.store.save, []
@@ -305,7 +316,8 @@ def test_a_move_submitted_while_another_seat_ends_the_step_is_never_lost():
     h.store.save = save_with_a_move_landing_first
     members = h.view(chief)["today"]["required"]  # only its length matters
     size = len(members) if members else 2
-    proposal = ([chief] + [n for n in names if n != chief])[: max(size, 2)]
+    humans = [p["name"] for p in h.view("Ann")["players"] if p["form"] == "human"]
+    proposal = ([chief] + [n for n in humans if n != chief])[: max(size, 2)]
     h.send(chief, action="propose", members=proposal)
     h.store.save = original_save
     game = h.service.current_room(h.code).game
@@ -318,15 +330,12 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_played_again()
     only then is the host's Away mark written under the old step. The host takes it back
     and plays it on the new step, so it is neither lost nor left behind."""
     names = ["Ann", "Bo", "Cy", "Di", "Ed"]
-    h = started(names)
-    for _ in range(400):
-        if h.view("Ann")["phase"] == "proposal" and h.view("Ann")["chief"] != "Ann":
-            break
-        _one_move(h, names)
+    h = _at_a_proposal_by_someone_else(names)
     chief = h.view("Ann")["chief"]
     target = next(n for n in names if n not in (chief, "Ann"))
     size = max(len(h.view(chief)["today"]["required"]), 2)  # one cat per needed card
-    proposal = ([chief] + [n for n in names if n != chief])[:size]
+    humans = [p["name"] for p in h.view("Ann")["players"] if p["form"] == "human"]
+    proposal = ([chief] + [n for n in humans if n != chief])[:size]  # frogs cannot go
     original_put, proposed = h.store.put_submission, []
 
     def put_after_the_step_ended(code, submission, expected_n):
