@@ -73,9 +73,8 @@ class BotClient:
         )
 
     async def disconnect(self) -> None:
-        for task in (self._beat,):
-            if task:
-                task.cancel()
+        if self._beat is not None:
+            self._beat.cancel()
         if self._socket is not None:
             await self._socket.close()
         if self._reader is not None:

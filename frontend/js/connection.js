@@ -73,9 +73,4 @@ export class Connection {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.ping();
     else this.open();
   }
-
-  reset() { // a new seat (joined/left): the next connection starts from scratch
-    this.seq = -1;
-    if (this.socket) this.socket.close();
-  }
 }
