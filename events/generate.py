@@ -50,6 +50,7 @@ MESSAGES = {
     "settings": {"action": "settings", "settings": {"discussion_limit": 90, "reveal_role_on_exile": True}},
     "reorder": {"action": "reorder", "order": ["Bo", "Ann", "Cy", "Di"]},
     "kick": {"action": "kick", "target": "Di"},
+    "hand_over": {"action": "hand_over", "target": "Bo"},
     "start": {"action": "start"},
     "rematch": {"action": "rematch"},
     "ping": {"action": "ping", "seq": 41},

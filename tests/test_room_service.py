@@ -29,6 +29,9 @@ def test_create_join_and_the_lobby_view():
     assert lobby["phase"] == "lobby" and lobby["room"] == h.code and lobby["you"] == "Bo"
     assert [s["name"] for s in lobby["seats"]] == ["Ann", "Bo", "Cy"]
     assert lobby["start_problem"] == "A game needs 4 to 12 cats; 3 seated."
+    assert lobby["default_roles"] is None
+    h.send("Di", action="join", room=h.code, name="Di")
+    assert h.view("Ann")["default_roles"] == ["witch", "herbalist", "pickpocket", "villager"]
     assert len(h.code) == 4 and h.code.isupper()
     assert len(h.tokens["Ann"]) >= 32  # 192 bits
 
@@ -209,6 +212,34 @@ def test_host_powers_pass_after_thirty_seconds_disconnected():
     room = h.room()
     assert room.host == "Bo" and room.game.host == "Bo"
     h.send("Bo", action="mark_away", target="Ann")
+    assert h.room().game.cat("Ann").away
+
+
+def test_the_host_hands_over_host_in_the_lobby_and_mid_game():
+    h = Harness()
+    h.table(["Ann", "Bo", "Cy", "Di"])
+    h.send("Bo", action="hand_over", target="Cy")
+    assert h.error("Bo")["message"] == "Only the host can hand over host."
+    h.send("Ann", action="hand_over", target="Ann")
+    assert h.error("Ann")["message"] == "You are already the host."
+    h.send("Ann", action="hand_over", target="Zed")
+    assert "no cat named 'Zed'" in h.error("Ann")["message"]
+    h.service.disconnect("Di")
+    h.send("Ann", action="hand_over", target="Di")
+    assert h.error("Ann")["message"] == "Di is offline; hand over to a connected cat."
+    assert h.room().host == "Ann"
+    h.send("Ann", action="hand_over", target="Bo")
+    assert h.view("Cy")["host"] == "Bo"
+    h.send("Ann", action="start")
+    assert h.error("Ann")["message"] == "Only the host can start the game."
+
+    h.service.connect("Di", h.code, h.tokens["Di"])
+    h.send("Di", action="ping")
+    h.send("Bo", action="start")
+    h.send("Bo", action="hand_over", target="Di")
+    room = h.room()
+    assert room.host == "Di" and room.game.host == "Di" and h.view("Ann")["host"] == "Di"
+    h.send("Di", action="mark_away", target="Ann")
     assert h.room().game.cat("Ann").away
 
 

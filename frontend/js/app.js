@@ -32,7 +32,7 @@ async function main() {
   connection = new Connection(url, {
     seat: () => app.seat,
     onMessage: onMessage,
-    onState: () => render(),
+    onState: () => renderStatus(), // the screen itself changes only with a message
     onSeatRefused: () => { forgetSeat(); app.error = t("seat_lost"); render(); },
   });
   connection.open();
@@ -45,6 +45,7 @@ async function main() {
 function onMessage(message) {
   if (message.type === "view") {
     app.view = message.view;
+    app.seq = message.seq;
     app.error = null;
   } else if (message.type === "joined") {
     app.seat = { room: message.room, token: message.token, name: message.name };
@@ -58,7 +59,7 @@ function onMessage(message) {
     announce(message.message);
   } else if (message.message) { // API Gateway's own errors ("Internal server error")
     app.error = message.message;
-  }
+  } else return; // a pong: nothing on the screen changes
   render();
 }
 
@@ -89,13 +90,17 @@ async function keepAwake() {
 // -- rendering ------------------------------------------------------------------------------
 function render() {
   renderStatus();
+  const focused = document.activeElement && screen.contains(document.activeElement) ? document.activeElement.id : null;
   clear(screen);
   const v = app.view;
   const content = !app.seat || !v ? (app.seat ? waitingScreen() : homeScreen())
     : v.phase === "lobby" ? lobbyScreen(v) : gameScreen(v);
   if (app.error) screen.append(h("p", { class: "error", role: "alert" }, app.error));
   screen.append(content);
+  // Plain facts about this phone's own screen, for tests and the screenshot script.
+  Object.assign(screen.dataset, { phase: v ? v.phase : "home", seq: app.seq ?? "", turn: String(Boolean(v && v.your_turn)) });
   renderFooter();
+  if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // keep the player's place
   const key = v ? `${v.phase}/${v.day ?? ""}/${(v.today?.proposals || []).length}` : "home";
   if (key !== app.lastPhaseKey) {
     app.lastPhaseKey = key;
@@ -149,8 +154,12 @@ function renderFooter() {
 // -- before a room ----------------------------------------------------------------------------
 function homeScreen() {
   const params = new URLSearchParams(location.search);
-  const name = h("input", { id: "name", autocomplete: "nickname", maxlength: 40, value: localStorage.getItem("ctw.name") || "" });
-  const code = h("input", { id: "code", autocapitalize: "characters", maxlength: 4, value: params.get("room") || "" });
+  // What was typed survives a re-render (a message or error can arrive while typing).
+  const typed = (key) => (e) => { app.draft[key] = e.target.value; };
+  const name = h("input", { id: "name", autocomplete: "nickname", maxlength: 40,
+    value: app.draft.name ?? localStorage.getItem("ctw.name") ?? "", oninput: typed("name") });
+  const code = h("input", { id: "code", autocapitalize: "characters", maxlength: 4,
+    value: app.draft.code ?? params.get("room") ?? "", oninput: typed("code") });
   const remember = () => localStorage.setItem("ctw.name", name.value.trim());
   return h("section", {},
     h("h1", {}, `🐈‍⬛ ${t("title")}`),
@@ -164,9 +173,7 @@ function homeScreen() {
       } }, t("join")))),
     h("div", { class: "panel" },
       h("h2", {}, t("create_room")),
-      settingsForm({ discussion_limit: 120, roles: null, reveal_role_on_exile: false }, (settings) => {
-        remember(); send("create_room", { name: name.value.trim(), settings });
-      }, t("create_room"))),
+      createForm((settings) => { remember(); send("create_room", { name: name.value.trim(), settings }); })),
   );
 }
 
@@ -174,19 +181,61 @@ function waitingScreen() {
   return h("section", {}, h("h1", {}, t("title")), h("p", { class: "muted" }, t("reconnecting")));
 }
 
-function settingsForm(settings, onSubmit, label) {
-  const limits = [null, 30, 60, 90, 120, 180, 240, 300];
-  const limit = h("select", { id: "limit" }, ...limits.map((n) =>
-    h("option", { value: n ?? "", selected: n === settings.discussion_limit }, n ? t("seconds", { n }) : t("limit_off"))));
-  const reveal = h("input", { type: "checkbox", id: "reveal", checked: settings.reveal_role_on_exile });
-  return h("div", {},
-    h("label", { for: "limit" }, t("discussion_limit")), limit,
-    h("label", { for: "reveal" }, reveal, " ", t("reveal_role_on_exile")),
-    h("div", { class: "row" }, h("button", { class: "big", onclick: () => onSubmit({
-      discussion_limit: limit.value ? Number(limit.value) : null,
-      roles: settings.roles ?? null,
-      reveal_role_on_exile: reveal.checked,
-    }) }, label)));
+const LIMITS = [null, 30, 60, 90, 120, 180, 240, 300];
+const ROLES = Object.keys(ICONS.role); // display order of the role editor
+
+// The discussion limit and the reveal option. `onChange` gets the new settings at once.
+function settingsFields(settings, onChange) {
+  const limit = h("select", { id: "limit", onchange: () => onChange({ ...settings, discussion_limit: limit.value ? Number(limit.value) : null }) },
+    ...LIMITS.map((n) => h("option", { value: n ?? "", selected: n === settings.discussion_limit }, n ? t("seconds", { n }) : t("limit_off"))));
+  const reveal = h("input", { type: "checkbox", id: "reveal", checked: settings.reveal_role_on_exile,
+    onchange: () => onChange({ ...settings, reveal_role_on_exile: reveal.checked }) });
+  return [h("label", { for: "limit" }, t("discussion_limit")), limit,
+    h("label", { for: "reveal" }, reveal, " ", t("reveal_role_on_exile"))];
+}
+
+function createForm(onCreate) {
+  app.draft.create ||= { discussion_limit: 120, roles: null, reveal_role_on_exile: false };
+  return h("div", {}, ...settingsFields(app.draft.create, (changed) => { app.draft.create = changed; }),
+    h("p", { class: "muted" }, t("roles_in_lobby")),
+    h("div", { class: "row" }, h("button", { class: "big", onclick: () => onCreate(app.draft.create) }, t("create_room"))));
+}
+
+// The host's lobby settings: every change is sent at once, and the server's answer
+// (the lobby view's start_problem) validates a custom role set live.
+function lobbySettings(v) {
+  const save = (settings) => send("settings", { settings });
+  const roles = v.settings.roles;
+  const counts = Object.fromEntries(ROLES.map((r) => [r, (roles || []).filter((x) => x === r).length]));
+  const setCount = (role, by) => {
+    counts[role] = Math.max(0, counts[role] + by);
+    save({ ...v.settings, roles: ROLES.flatMap((r) => Array(counts[r]).fill(r)) });
+  };
+  const mode = (custom) => h("button", { class: custom === Boolean(roles) ? "" : "secondary", "aria-pressed": String(custom === Boolean(roles)),
+    disabled: custom && !v.default_roles && !roles,
+    onclick: () => save({ ...v.settings, roles: custom ? (roles || v.default_roles) : null }) },
+  t(custom ? "roles_custom" : "roles_default"));
+  const editor = roles ? h("ul", { class: "roles" }, ...ROLES.map((role) => h("li", {},
+    h("span", { class: "name" }, label("role", role)),
+    h("button", { class: "secondary", "aria-label": t("remove_role", { role: t("role_" + role) }), disabled: counts[role] === 0,
+      onclick: () => setCount(role, -1) }, "−"),
+    h("output", { "aria-label": t("role_" + role) }, String(counts[role])),
+    h("button", { class: "secondary", "aria-label": t("add_role", { role: t("role_" + role) }), onclick: () => setCount(role, 1) }, "+"))))
+    : h("p", { class: "muted" }, (v.default_roles || []).map((r) => label("role", r)).join(" · ") || "—");
+  return h("div", { class: "panel" }, h("h2", {}, t("settings")),
+    ...settingsFields(v.settings, save),
+    h("h3", {}, t("role_set")), h("div", { class: "row", role: "group", "aria-label": t("role_set") }, mode(false), mode(true)),
+    editor,
+    roles ? h("p", { class: "muted" }, t("roles_count", { n: roles.length, cats: v.seats.length })) : null);
+}
+
+function settingsSummary(v) {
+  const s = v.settings;
+  const roles = s.roles || v.default_roles || [];
+  return h("div", { class: "panel" }, h("h2", {}, t("settings")),
+    h("p", {}, `${t("discussion_limit")}: ${s.discussion_limit ? t("seconds", { n: s.discussion_limit }) : t("limit_off")}`),
+    s.reveal_role_on_exile ? h("p", {}, t("reveal_role_on_exile")) : null,
+    h("p", {}, `${t("role_set")} (${t(s.roles ? "roles_custom" : "roles_default")}): `, roles.map((r) => label("role", r)).join(" · ") || "—"));
 }
 
 // -- lobby ------------------------------------------------------------------------------------
@@ -211,9 +260,9 @@ function lobbyScreen(v) {
       joinQr(link),
       h("p", {}, h("a", { href: link }, link))),
     h("div", { class: "panel" }, h("h2", {}, t("seats", { n: v.seats.length })), h("ul", { class: "seats" }, ...seats)),
-    host ? h("div", { class: "panel" }, h("h2", {}, t("settings")),
-      settingsForm(v.settings, (settings) => send("settings", { settings }), t("save_settings"))) : null,
-    v.start_problem ? h("p", { class: "muted" }, v.start_problem) : null,
+    host ? lobbySettings(v) : settingsSummary(v),
+    h("p", { class: v.start_problem ? "problem" : "muted", role: "status" }, v.start_problem || t("ready_to_start")),
+    host ? handOver(v) : null,
     host ? h("button", { class: "big", disabled: Boolean(v.start_problem), onclick: () => send("start") }, t("start"))
       : h("p", { class: "muted" }, t("waiting_for_host")),
     h("div", { class: "row" }, h("button", { class: "secondary", onclick: () => { send("leave"); forgetSeat(); render(); } }, t("leave"))),
@@ -495,7 +544,18 @@ function hostTools(v) {
   return h("details", { class: "panel" }, h("summary", {}, t("host_tools")),
     h("p", {}, t("mark_away")),
     h("div", { class: "row" }, ...present.map((p) => h("button", { class: "secondary", onclick: () => send("mark_away", { target: p.name }) }, p.name))),
-    v.players.some((p) => p.away) ? h("p", { class: "muted" }, `${t("away")}: ${v.players.filter((p) => p.away).map((p) => p.name).join(", ")}`) : null);
+    v.players.some((p) => p.away) ? h("p", { class: "muted" }, `${t("away")}: ${v.players.filter((p) => p.away).map((p) => p.name).join(", ")}`) : null,
+    handOver(v));
+}
+
+// §10: host powers go to a connected cat (the server refuses anyone offline).
+function handOver(v) {
+  const others = (v.seats || v.players).map((p) => p.name)
+    .filter((n) => n !== v.you && (v.seats ? v.seats.find((s) => s.name === n).connected : v.connected[n]));
+  if (!others.length) return null;
+  return h("details", { class: "panel" }, h("summary", {}, t("hand_over")),
+    h("p", {}, t("hand_over_hint")),
+    h("div", { class: "row" }, ...others.map((n) => h("button", { class: "secondary", onclick: () => send("hand_over", { target: n }) }, n))));
 }
 
 main();

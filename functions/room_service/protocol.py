@@ -61,6 +61,11 @@ class Kick(_Message):
     target: Name
 
 
+class HandOver(_Message):
+    action: Literal["hand_over"]
+    target: Name
+
+
 class Start(_Message):
     action: Literal["start"]
 
@@ -76,11 +81,12 @@ class Ping(_Message):
 
 
 RoomAction = Annotated[
-    CreateRoom | Join | Leave | ChangeSettings | Reorder | Kick | Start | Rematch | Ping,
+    CreateRoom | Join | Leave | ChangeSettings | Reorder | Kick | HandOver | Start | Rematch
+    | Ping,
     Field(discriminator="action"),
 ]
-ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "start",
-                "rematch", "ping")  # fmt: skip
+ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "hand_over",
+                "start", "rematch", "ping")  # fmt: skip
 GAME_ACTIONS = tuple(t for t in ACTION_TYPES if t != "timeout")
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 

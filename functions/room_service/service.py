@@ -26,7 +26,7 @@ from engine.catch_the_witch import (
 )
 from engine.catch_the_witch.domain import Phase
 from engine.catch_the_witch.effects import Effect, GameOver
-from engine.catch_the_witch.tables import MAX_PLAYERS, MIN_PLAYERS
+from engine.catch_the_witch.tables import MAX_PLAYERS, MIN_PLAYERS, default_roles
 from engine.errors import GameError, IllegalAction, InvalidAction
 
 from . import protocol
@@ -46,6 +46,7 @@ from .protocol import (
     ChangeSettings,
     CreateRoom,
     GameMove,
+    HandOver,
     Join,
     Kick,
     Leave,
@@ -211,7 +212,7 @@ class RoomService:
         self.ports.metrics.context(code, name)
         handlers: dict[type, Callable[[Room, str, str, Any], Change]] = {
             Leave: self._leave, ChangeSettings: self._settings, Reorder: self._reorder,
-            Kick: self._kick, Start: self._start, Rematch: self._rematch, Ping: self._ping,
+            Kick: self._kick, HandOver: self._hand_over, Start: self._start, Rematch: self._rematch, Ping: self._ping,
             GameMove: self._move,
         }  # fmt: skip
         handler = handlers[type(parsed)]
@@ -347,6 +348,19 @@ class RoomService:
             )
         return change
 
+    def _hand_over(self, room: Room, name: str, connection_id: str, msg: HandOver) -> Change:
+        """§10: the host gives host powers to another cat, in the lobby or mid-game."""
+        self._host_only(room, name, "hand over host")
+        seat = room.seat(msg.target)
+        if seat is None:
+            raise IllegalAction(f"There is no cat named {msg.target!r} here.", "§10")
+        if seat.name == name:
+            raise IllegalAction("You are already the host.", "§10")
+        if seat.connection is None:
+            raise IllegalAction(f"{seat.name} is offline; hand over to a connected cat.", "§10")
+        self._make_host(room, seat.name)
+        return Change()
+
     def _start(self, room: Room, name: str, connection_id: str, msg: Start) -> Change:
         self._host_only(room, name, "start the game")
         self._lobby_only(room, "start the game")
@@ -453,11 +467,15 @@ class RoomService:
         for offset in range(len(names)):
             seat = room.seats[(start_at + offset) % len(names)]
             if seat.connection and seat.name != room.host:
-                room.host = seat.name
-                if room.game is not None:
-                    room.game = set_host(room.game, seat.name)
+                self._make_host(room, seat.name)
                 return True
         return False
+
+    @staticmethod
+    def _make_host(room: Room, name: str) -> None:
+        room.host = name
+        if room.game is not None:
+            room.game = set_host(room.game, name)
 
     # == writing and pushing ================================================================
     def _update(
@@ -684,6 +702,12 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
                 for i, s in enumerate(room.seats, 1)
             ],
             "settings": room.settings.model_dump(mode="json"),
+            #: The table's set for this many cats: where a custom set starts from.
+            "default_roles": (
+                [role.value for role in default_roles(len(room.seats))]
+                if MIN_PLAYERS <= len(room.seats) <= MAX_PLAYERS
+                else None
+            ),
             "start_problem": start_problem(room),
         }
     game: GameState = room.game
