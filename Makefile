@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: dev demo test lint unit property bench balance scenarios package package-code clean
+.PHONY: dev demo test lint unit property bench balance scenarios screens package package-code clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ bench: $(STAMP)
 ## balance: the RULES §11 measurement behind docs/balance.md (about 15 minutes on 2 cores)
 balance: $(STAMP)
 	$(BIN)/python -m engine.simulate --players 4-12 --games 2000 --workers 2
+
+## screens: docs/screens/*.png, every screen at 360×640 from a UI-only game (needs chromium)
+screens: $(STAMP)
+	$(BIN)/python -m tests.screens
 
 ## scenarios: rewrite tests/scenarios/*.json from tests/scenarios/generate.py
 scenarios: $(STAMP)

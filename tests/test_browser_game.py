@@ -37,7 +37,9 @@ def _audited(table: UiTable, prefix: str) -> list[str]:
     problems: list[str] = []
 
     def audit(phone, screen):
-        name = f"{prefix}-{screen['phase']}{'-turn' if screen['turn'] else ''}"
+        name = f"{prefix}-{screen['phase']}{'-turn' if screen['turn'] else ''}" + (
+            "-spectator" if screen["spectator"] else ""
+        )
         screenshot(phone, ARTIFACTS, name)
         problems.extend(f"{name}: {p}" for p in phone.page.evaluate(CONTRAST_JS))
 

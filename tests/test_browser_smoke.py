@@ -1,19 +1,21 @@
 """The phone client in a real browser (Debian's Chromium, Playwright), on the local stack:
 one person creates a room, four bots join, the game starts and the first screens work;
-a reload keeps the seat and the screen. Screenshots go to build/test-artifacts/."""
+a reload keeps the seat and the screen; the same flow in each of the four languages; the
+host's custom role set with live validation, and handing over host. Screenshots go to
+build/test-artifacts/."""
 
+import json
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.local_stack_process import LocalStackProcess
+from tests.ui_table import CHROMIUM, FLAGS, LOCALES, PHONE
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run"]  # fmt: skip
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
-PHONE = {"width": 360, "height": 640}
+I18N = Path(__file__).resolve().parent.parent / "frontend" / "i18n"
 
 
 @pytest.fixture(scope="module")
@@ -99,4 +101,89 @@ def test_the_language_follows_the_browser_is_switchable_and_remembered(stack):
         page.select_option("#language", "uk")
         page.reload()
         expect(page.get_by_role("heading", level=1)).to_contain_text("Спіймай відьму")
+        page.get_by_role("link", name=_strings("uk")("rules")).click()  # the rules, in Ukrainian
+        expect(page.get_by_role("heading", level=1)).to_have_text("Як грати в «Спіймай відьму»")
+        page.get_by_role("link", name="ไทย").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("วิธีเล่นจับแม่มด")
+        page.screenshot(path=ARTIFACTS / "rules-th.png")
         browser.close()
+
+
+def _strings(language: str):
+    strings = json.loads((I18N / f"{language}.json").read_text())
+
+    def text(key: str, **params) -> str:
+        return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), strings[key])
+
+    return text
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_lobby_role_check_and_first_morning_in_each_language(stack, language):
+    t = _strings(language)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_context(viewport=PHONE, has_touch=True, locale=LOCALES[language]).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(stack.http_url + "/")
+        page.fill("#name", "Zoe")
+        page.get_by_role("button", name=t("create_room"), exact=True).click()
+        expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+        code = page.locator("p.code").inner_text()
+        expect(page.get_by_role("heading", level=1)).to_have_text(t("lobby", code=code))
+        page.screenshot(path=ARTIFACTS / f"flow-{language}-1-lobby.png", full_page=True)
+
+        page.get_by_role("button", name=t("start"), exact=True).click()
+        expect(page.get_by_role("heading", name=t("role_check"))).to_be_visible(timeout=10_000)
+        page.get_by_role("button", name=t("hold_to_reveal")).hover()
+        page.mouse.down()
+        expect(page.locator(".role-box")).to_contain_text(" — ")
+        page.screenshot(path=ARTIFACTS / f"flow-{language}-2-role.png")
+        page.mouse.up()
+        page.get_by_role("button", name=t("ready"), exact=True).click()
+
+        morning = page.get_by_role("heading", name=t("choose_place")).or_(
+            page.get_by_role("heading", name=t("witches_turn"))
+        )
+        expect(morning).to_be_visible(timeout=20_000)
+        expect(page.locator("header")).to_contain_text(t("day", n=1))
+        page.screenshot(path=ARTIFACTS / f"flow-{language}-3-morning.png")
+        browser.close()
+        assert errors == []
+
+
+def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stack, phone):
+    page = phone
+    page.goto(stack.http_url + "/")
+    page.fill("#name", "Zoe")
+    page.get_by_role("button", name="Create a room").click()
+    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    start = page.get_by_role("button", name="Start the game")
+    status = page.locator("main p[role=status]")
+    witches = page.locator("output[aria-label=Witch]")
+
+    page.get_by_role("button", name="Custom").click()
+    expect(page.get_by_text("5 roles for 5 cats")).to_be_visible()  # starts from the table
+    page.get_by_role("button", name="One more Witch").click()
+    expect(status).to_have_text("The role set has 6 roles but there are 5 cats.")
+    expect(start).to_be_disabled()
+    page.get_by_role("button", name="One more Witch").click()
+    for role in ("Villager", "Guardian Knight"):
+        page.get_by_role("button", name=f"One fewer {role}").click()
+    expect(witches).to_have_text("3")
+    expect(status).to_have_text("There must be fewer witches than other cats.")
+    page.get_by_role("button", name="One fewer Witch").click()
+    page.get_by_role("button", name="One more Villager").click()
+    expect(status).to_have_text("Ready to start.")
+    expect(start).to_be_enabled()
+    page.screenshot(path=ARTIFACTS / "custom-roles.png", full_page=True)
+    page.get_by_role("button", name="Default").click()
+    expect(page.get_by_text("roles for 5 cats")).to_have_count(0)
+
+    page.get_by_text("Hand over host").click()
+    bot = page.locator(".seats li .name").nth(1).inner_text().split(" ")[0]
+    page.get_by_role("button", name=bot, exact=True).click()
+    expect(page.get_by_text("Waiting for the host to start…")).to_be_visible()
+    expect(page.locator(".seats li").nth(1)).to_contain_text("(host)")
+    expect(start).to_have_count(0)

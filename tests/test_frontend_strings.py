@@ -59,3 +59,26 @@ def test_the_language_menu_lists_exactly_the_string_files():
 )  # fmt: skip
 def test_game_terms_follow_the_rulebook_translations(code, key, term):
     assert term.lower() in strings(code)[key].lower()
+
+
+def _rules(code: str) -> str:
+    return (FRONTEND / "rules" / f"{code}.html").read_text()
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_rules_page_in_each_language_with_the_same_sections_and_terms(code):
+    english, page = _rules("en"), _rules(code)
+    for tag in ("<h1>", "<h2>", '<div class="panel">', "<p>", "<strong>"):
+        assert page.count(tag) == english.count(tag), tag
+    # Section icons in the same order: the same chapters in every language.
+    assert re.findall(r"<h2>(\S+)", page) == re.findall(r"<h2>(\S+)", english)
+    terms = {
+        "en": ["Chief", "curse gauge", "frog", "Nightshade"],
+        "zh-Hant": ["村長", "詛咒條", "青蛙", "顛茄", "騎士團抵達的那一天"],
+        "uk": ["Староста", "шкалу прокляття", "жаб", "Беладону"],
+        "th": ["ผู้ใหญ่บ้าน", "เกจคำสาป", "กบ", "เบลลาดอนนา", "วันที่กองอัศวินมาถึง"],
+    }[code]
+    words = " ".join(page.split()).lower()
+    for term in terms:
+        assert term.lower() in words, term
+    assert (FRONTEND / "rules.html").read_text().count("rules/${code}.html") == 1

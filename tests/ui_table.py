@@ -3,7 +3,7 @@
 Each phone looks at its own screen (the `main` element's `data-phase`, `data-seq` and
 `data-turn` and the buttons on it) and taps what a player would. No protocol shortcuts:
 everything goes through clicks on the page. Used by the end-to-end tests and by
-`tests/screens.py` (the screenshots in docs/screens/).
+`tests/screens.py` (`make screens`: the screenshots in docs/screens/).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ _SCREEN_JS = """() => {
   })).filter((b) => b.visible);
   const error = main.querySelector(".error");
   return { phase: main.dataset.phase, seq: main.dataset.seq, turn: main.dataset.turn === "true",
+           spectator: Boolean(main.querySelector(".banner")),  // a frog, exiled or Away
            buttons, error: error ? error.textContent : null,
            heading: (main.querySelector("h1, h2") || {}).textContent || "" };
 }"""
@@ -226,7 +227,7 @@ class UiTable:
     # -- screenshots and checks --------------------------------------------------------------
     def _notice(self, phone: Phone, screen: dict | None = None) -> None:
         screen = screen or phone.screen()
-        key = (screen["phase"], screen["turn"])
+        key = (screen["phase"], screen["turn"], screen["spectator"])
         if key not in self._seen:
             self._seen.add(key)
             if self.on_new_screen:

@@ -1,7 +1,7 @@
 // The phone client: renders the view the server sends, sends the player's actions.
 // No build step: plain ES modules. Protocol: docs/protocol.md.
 import { h, clear } from "./dom.js";
-import { loadLanguage, t, LANGUAGES, currentLanguage } from "./i18n.js";
+import { loadLanguage, chooseLanguage, t, LANGUAGES, currentLanguage } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { ICONS } from "./icons.js";
 import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), see frontend/vendor/README.md
@@ -14,6 +14,7 @@ const app = {
   error: null,
   draft: {},       // choices being made on this screen (not sent yet)
   roleShown: false,
+  holdingRole: false, // the role-check button is being held
   lastPhaseKey: null,
   wasMyTurn: false,
 };
@@ -105,6 +106,7 @@ function render() {
   if (key !== app.lastPhaseKey) {
     app.lastPhaseKey = key;
     app.draft = {};
+    app.holdingRole = false;
     const heading = screen.querySelector("h1, h2");
     if (heading) announce(heading.textContent);
   }
@@ -144,7 +146,7 @@ function renderFooter() {
   clear(footer);
   const select = h("select", {
     id: "language", "aria-label": t("language"),
-    onchange: async (e) => { await loadLanguage(e.target.value); document.documentElement.lang = e.target.value; render(); },
+    onchange: async (e) => { await chooseLanguage(e.target.value); render(); },
   }, ...Object.entries(LANGUAGES).map(([code, name]) =>
     h("option", { value: code, selected: code === currentLanguage() }, name)));
   footer.append(h("label", { for: "language" }, t("language")), select,
@@ -324,9 +326,11 @@ function doneButton(v, me, action, text) {
 
 function roleCheck(v, me) {
   if (!me) return h("h2", {}, t("role_check"));
-  const box = h("div", { class: "role-box panel", "aria-live": "polite" }, "🂠");
-  const show = (e) => { e.preventDefault(); box.textContent = roleText(me); };
-  const hide = () => { box.textContent = "🂠"; };
+  // Held in app state, not only on the element: another cat's Ready re-renders the screen
+  // while this player is still holding the button.
+  const box = h("div", { class: "role-box panel", "aria-live": "polite" }, app.holdingRole ? roleText(me) : "🂠");
+  const show = (e) => { e.preventDefault(); app.holdingRole = true; box.textContent = roleText(me); };
+  const hide = () => { app.holdingRole = false; box.textContent = "🂠"; };
   return h("div", {},
     h("h2", {}, t("role_check")),
     h("button", { class: "hold secondary", onpointerdown: show, onpointerup: hide, onpointerleave: hide,

@@ -37,6 +37,12 @@ export async function loadLanguage(code = detectLanguage()) {
   document.documentElement.lang = language;
 }
 
+// The player's own choice: remembered at once (a reload right after still honours it).
+export async function chooseLanguage(code) {
+  localStorage.setItem(STORAGE, code);
+  await loadLanguage(code);
+}
+
 export function currentLanguage() {
   return language;
 }
