@@ -32,8 +32,10 @@ def main() -> int:
                 table = UiTable(browser, stack.http_url, NAMES, seed=seed)
 
                 def save(phone, screen, table=table):
-                    name = screen["phase"] + ("-your-turn" if screen["turn"] else "") + (
-                        "-spectator" if screen["spectator"] else ""
+                    name = (
+                        screen["phase"]
+                        + ("-your-turn" if screen["turn"] else "")
+                        + ("-spectator" if screen["spectator"] else "")
                     )
                     if any(name == n for n, _ in saved):
                         return

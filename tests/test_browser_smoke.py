@@ -123,7 +123,9 @@ def test_lobby_role_check_and_first_morning_in_each_language(stack, language):
     t = _strings(language)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_context(viewport=PHONE, has_touch=True, locale=LOCALES[language]).new_page()
+        page = browser.new_context(
+            viewport=PHONE, has_touch=True, locale=LOCALES[language]
+        ).new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(stack.http_url + "/")

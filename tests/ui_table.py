@@ -8,6 +8,7 @@ everything goes through clicks on the page. Used by the end-to-end tests and by
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import time
@@ -99,12 +100,9 @@ class Phone:
         """Tap a button of the screen just read, if it is still there with the same text
         (else a view arrived meanwhile: the next look decides again)."""
         exact = re.compile(f"^\\s*{re.escape(button['text'])}\\s*$")
-        try:
-            self.page.locator("main button").nth(button["index"]).filter(has_text=exact).click(
-                timeout=2_000
-            )
-        except PlaywrightError:
-            pass
+        with contextlib.suppress(PlaywrightError):
+            button_now = self.page.locator("main button").nth(button["index"])
+            button_now.filter(has_text=exact).click(timeout=2_000)
 
 
 class UiTable:
@@ -119,7 +117,9 @@ class UiTable:
             context = browser.new_context(viewport=PHONE, has_touch=True, locale=LOCALES[language])
             page = context.new_page()
             phone = Phone(name, page)
-            page.on("pageerror", lambda error, phone=phone: phone.errors.append(f"pageerror {error}"))
+            page.on(
+                "pageerror", lambda error, phone=phone: phone.errors.append(f"pageerror {error}")
+            )
             self.phones.append(phone)
         self.code = ""
         #: Called with (phone, screen) the first time each (phase, your turn) is seen.
@@ -146,7 +146,9 @@ class UiTable:
         self.code = code.inner_text().strip()
         for i, phone in enumerate(self.phones[1:]):
             by_link = i % 2 == 1
-            phone.page.goto(f"{self.base_url}/?room={self.code}" if by_link else self.base_url + "/")
+            phone.page.goto(
+                f"{self.base_url}/?room={self.code}" if by_link else self.base_url + "/"
+            )
             phone.page.fill("#name", phone.name)
             if not by_link:
                 phone.page.fill("#code", self.code)
@@ -167,7 +169,9 @@ class UiTable:
         """Every phone acts on its own screen until `until()` or the timeout."""
         end = time.monotonic() + timeout
         while not until():
-            assert time.monotonic() < end, f"timed out; phases {[p.phases[-3:] for p in self.phones]}"
+            assert time.monotonic() < end, (
+                f"timed out; phases {[p.phases[-3:] for p in self.phones]}"
+            )
             for phone in self.phones:
                 self._act(phone, lazy)
             time.sleep(0.05)

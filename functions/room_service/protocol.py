@@ -81,8 +81,7 @@ class Ping(_Message):
 
 
 RoomAction = Annotated[
-    CreateRoom | Join | Leave | ChangeSettings | Reorder | Kick | HandOver | Start | Rematch
-    | Ping,
+    CreateRoom | Join | Leave | ChangeSettings | Reorder | Kick | HandOver | Start | Rematch | Ping,
     Field(discriminator="action"),
 ]
 ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "hand_over",
