@@ -2,7 +2,7 @@
 game without playing it: `make screens` (needs /usr/bin/chromium, like `make test`).
 
 Five phones play a game through the UI on the local stack (tests/ui_table.py); the first
-time any phone shows a screen (a step, on its turn or waiting, or as a frog/exiled
+time any phone shows a screen (a step, on its turn or waiting; a few as a frog/exiled
 spectator) it is saved. Then the home screen in each language. docs/screens/README.md
 lists them.
 """
@@ -17,6 +17,8 @@ from tests.ui_table import CHROMIUM, FLAGS, LOCALES, PHONE, UiTable, screenshot
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "screens"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
+#: A frog's or an exiled cat's screens look like everyone's plus a banner: a few suffice.
+SPECTATOR_SAMPLES = ("place_choice", "vote", "game_over")
 
 
 def main() -> int:
@@ -37,7 +39,9 @@ def main() -> int:
                         + ("-your-turn" if screen["turn"] else "")
                         + ("-spectator" if screen["spectator"] else "")
                     )
-                    if any(name == n for n, _ in saved):
+                    if any(name == n for n, _ in saved) or (
+                        screen["spectator"] and screen["phase"] not in SPECTATOR_SAMPLES
+                    ):
                         return
                     screenshot(phone, OUT, f"{len(saved) + 1:02d}-{name}")
                     saved.append((name, f"{phone.name}'s phone"))

@@ -54,7 +54,8 @@ def test_the_language_menu_lists_exactly_the_string_files():
         ("zh-Hant", "chief", "村長"), ("zh-Hant", "curse", "詛咒條"), ("zh-Hant", "form_frog", "青蛙"),
         ("zh-Hant", "skip", "棄權"), ("uk", "chief", "староста"), ("uk", "curse", "Шкала прокляття"),
         ("uk", "role_knight", "Охоронець"), ("th", "chief", "ผู้ใหญ่บ้าน"), ("th", "curse", "เกจคำสาป"),
-        ("th", "end_talk", "จบการคุย"),
+        ("th", "end_talk", "จบการคุย"), ("zh-Hant", "gathering_scene", "採集材料中"),
+        ("uk", "gathering_scene", "Збір інгредієнтів"), ("th", "gathering_scene", "กำลังเก็บวัตถุดิบ"),
     ],
 )  # fmt: skip
 def test_game_terms_follow_the_rulebook_translations(code, key, term):

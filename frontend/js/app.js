@@ -390,7 +390,7 @@ function guardPlace(v, me) {
 
 function witchesTurn(v, me) {
   const title = h("h2", {}, `🌙 ${t("witches_turn")}`);
-  if (!me || !me.witch_choices || !v.your_turn) return h("div", {}, title, duck(v));
+  if (!me || !me.witch_choices || !v.your_turn) return h("div", {}, title, gatheringScene(v, me), duck(v));
   const own = me.witch_choices[me.name] || {};
   const partners = Object.entries(me.witch_choices).filter(([n]) => n !== me.name)
     .map(([n, c]) => h("p", { class: "muted" }, `${n}: ${c.place ? t("place_" + c.place) : "…"} ${c.spell ? t("spell_" + c.spell) : ""}`));
@@ -410,6 +410,24 @@ function witchesTurn(v, me) {
   return h("div", {}, title, h("p", {}, `${label("spell", app.draft.spell)} — ${t("witch_target")}`),
     choiceButtons(targets, null, (target) => send("witch_spell", { spell: app.draft.spell, target })),
     h("button", { class: "secondary", onclick: () => { app.draft.spell = null; render(); } }, "←"));
+}
+
+// Everyone else's screen during the witches' 15 s: where you gather, and a gauge filling.
+function gatheringScene(v, me) {
+  return h("div", { class: "panel" }, h("p", {}, h("strong", {}, t("gathering_scene"))),
+    me && me.place ? h("p", {}, t("gathering_at", { place: label("place", me.place) })) : null,
+    timeGauge(v));
+}
+
+// A gauge that fills until the step's deadline. The step's length is measured from when
+// this phone first saw the deadline (the view carries only the deadline).
+function timeGauge(v) {
+  if (!v.deadline) return null;
+  const now = Date.now() / 1000;
+  if (!app.stepClock || app.stepClock.deadline !== v.deadline) app.stepClock = { deadline: v.deadline, start: now };
+  const total = Math.max(1, v.deadline - app.stepClock.start);
+  return h("div", { class: "gauge time", "aria-hidden": "true" },
+    h("span", { style: `animation-duration:${total}s;animation-delay:${-(now - app.stepClock.start)}s` }));
 }
 
 function dayNews(day) {
