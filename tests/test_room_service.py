@@ -382,3 +382,22 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_played_again()
     room = h.service.current_room(h.code)
     assert proposed and room.game.cat(target).away, "the Away mark was lost"
     assert all(step == room.game.step for _, step, _ in h.store._subs), "a move left behind"
+
+
+def test_a_flooding_connection_is_rate_limited_alone_with_a_clear_error():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    before = h.room().model_dump()
+    for _ in range(100):
+        h.send("Cy", action="vote", target=None)  # wrong step: refused anyway
+    refusals = [m for m in h.messages("Cy") if m["type"] == "error"]
+    limited = [m for m in refusals if m["code"] == "rate_limited"]
+    # A burst of 30 (Cy's join, at the same instant, took one), then refused.
+    assert len(refusals) == 100 and len(limited) == 100 - 29
+    assert limited[0]["message"].startswith("Too many messages: at most 10 a second")
+    assert h.room().model_dump() == before
+    assert h.metrics.counts["RateLimited"] == 71
+    h.send("Ann", action="ready")  # the others are not slowed
+    assert h.error("Ann") is None and "Ann" not in h.view("Bo")["waiting"]
+    h.clock.now += 1.0  # refills at 10 a second
+    h.send("Cy", action="ready")
+    assert h.messages("Cy")[-1]["type"] == "view"

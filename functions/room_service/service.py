@@ -55,6 +55,7 @@ from .protocol import (
     Reorder,
     Start,
 )
+from .ratelimit import BURST, RATE_PER_SECOND, RateLimiter
 
 MAX_WRITE_ATTEMPTS = 8
 BACKOFF_SECONDS = 0.02
@@ -71,6 +72,10 @@ class Refused(Exception):
 
 class Busy(GameError):
     code = "busy"
+
+
+class RateLimited(GameError):
+    code = "rate_limited"
 
 
 @dataclass
@@ -131,6 +136,7 @@ class RoomService:
         self.jitter = jitter
         #: Write attempts of the last ``_update`` (benchmarks and tests read it).
         self.last_attempts = 0
+        self.rate_limiter = RateLimiter()
 
     # == routes ============================================================================
     def connect(self, connection_id: str, room_code: str | None, token: str | None) -> None:
@@ -174,6 +180,12 @@ class RoomService:
     def message(self, connection_id: str, body: str | bytes | None) -> None:
         """A frame from a phone. Errors go back to the sender only; nothing else changes."""
         try:
+            if not self.rate_limiter.allow(connection_id, self.clock()):
+                self.ports.metrics.count("RateLimited")
+                raise RateLimited(
+                    f"Too many messages: at most {RATE_PER_SECOND:g} a second "
+                    f"({BURST:g} at once). Wait a moment; nothing was changed."
+                )
             parsed = protocol.parse_client_message(body)
             self._dispatch(connection_id, parsed)
         except GameError as exc:
