@@ -112,8 +112,9 @@ def _joined_with_earlier_tokens(monkeypatch):
         # the service adds every role to each view
         lambda mp: mp.setattr("functions.room_service.service.view_for", _with_roles(view_for)),
         # the engine shows every role to everyone (the views then agree with view_for)
-        lambda mp: mp.setattr("engine.catch_the_witch.views._known_role",
-                              lambda s, cat, me, over: cat.role),  # fmt: skip
+        lambda mp: mp.setattr(
+            "engine.catch_the_witch.views._known_role", lambda s, cat, me, over: cat.role
+        ),
         # a joining phone is also given the tokens handed out before
         _joined_with_earlier_tokens,
     ],
