@@ -100,3 +100,11 @@ def test_the_package_holds_the_code_and_no_tests_or_frontend(tmp_path):
     assert not list(target.rglob("test_*.py")) and not list(target.rglob("__pycache__"))
     check = "import functions.connect, functions.message, functions.disconnect, functions.timer"
     subprocess.run([sys.executable, "-c", check], cwd=target, check=True)
+
+
+def test_the_stage_throttles_every_route(template):
+    """Issue 6: a flood is bounded by API Gateway before any Lambda runs; the service's
+    per-connection limit (functions/room_service/ratelimit.py) refuses the rest."""
+    (stage,) = of_type(template, "AWS::ApiGatewayV2::Stage").values()
+    limits = stage["Properties"]["DefaultRouteSettings"]
+    assert 0 < limits["ThrottlingRateLimit"] <= limits["ThrottlingBurstLimit"] <= 5000
