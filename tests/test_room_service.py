@@ -191,6 +191,7 @@ def test_duplicate_early_late_and_lost_timers():
 
 def test_a_410_drops_that_connection_and_the_request_still_succeeds():
     h = started(["Ann", "Bo", "Cy", "Di"])
+    h.send("Cy", action="ready")  # Cy is done: Ann's Ready changes Cy's "waiting for" list
     h.pusher.gone.add("Cy")
     h.send("Ann", action="ready")
     assert h.error("Ann") is None
@@ -258,7 +259,7 @@ def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
         h = started(names)
         while h.view(names[0])["phase"] != "approval":
             _one_move(h, names)
-        voters = h.view(names[0])["waiting"]
+        voters = waiting_for(h.room().game)
         store: MemoryRoomStore = h.store
         writes_before = store.writes
         barrier = threading.Barrier(len(voters))
@@ -280,6 +281,7 @@ def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
 
 def test_ping_answers_with_the_view_seq_and_resends_the_view_only_when_behind():
     h = started(["Ann", "Bo", "Cy", "Di"])
+    h.send("Bo", action="ready")  # Bo is done: it is sent the "waiting for" changes
     h.send("Ann", action="ready")  # a pending submission: seq grows without a room write
     latest = h.pusher.last("Bo")["seq"]
     h.send("Bo", action="ping", seq=latest)
@@ -397,7 +399,39 @@ def test_a_flooding_connection_is_rate_limited_alone_with_a_clear_error():
     assert h.room().model_dump() == before
     assert h.metrics.counts["RateLimited"] == 71
     h.send("Ann", action="ready")  # the others are not slowed
-    assert h.error("Ann") is None and "Ann" not in h.view("Bo")["waiting"]
+    assert h.error("Ann") is None and "Ann" not in waiting_for(h.room().game)
     h.clock.now += 1.0  # refills at 10 a second
     h.send("Cy", action="ready")
     assert h.messages("Cy")[-1]["type"] == "view"
+
+
+def test_only_phones_whose_view_changed_are_sent_one():
+    names = ["Ann", "Bo", "Cy", "Di", "Eve"]
+    h = started(names)
+    for name in names:
+        h.send(name, action="ready")
+    assert h.view("Ann")["phase"] == "place_choice"
+    mover = next(n for n in names if h.view(n)["your_turn"] and h.view(n)["me"]["role"] != "knight")
+    counts = {n: len(h.messages(n)) for n in names}
+    h.send(mover, action="choose_place", place="forest")  # a secret choice: only mine changes
+    assert {n: len(h.messages(n)) - counts[n] for n in names} == {
+        n: 1 if n == mover else 0 for n in names
+    }
+
+
+def test_every_phone_always_holds_its_current_view_though_unchanged_views_are_not_resent():
+    names = [f"Cat{i}" for i in range(1, 9)]
+    h = started(names)
+    original = h.send
+
+    def send_and_check(connection, **message):
+        original(connection, **message)
+        room = h.room()
+        for name in names:
+            assert h.view(name) == view_for(room, name), (message, name)
+
+    h.send = send_and_check
+    h.play_with_bots(names, seed=11)
+    views = sum(1 for n in names for m in h.messages(n) if m["type"] == "view")
+    moves = h.metrics.counts["Actions"]
+    assert views < moves * len(names) * 0.95  # some pushes were saved

@@ -496,10 +496,12 @@ class RoomService:
         change_room: Callable[[Room], Change],
         exclude: set[str] | None = None,
         recheck_for: tuple[float, str] | None = None,
+        unchanged: set[str] | None = None,
     ) -> Change:
         """``recheck_for`` (the move just submitted, as (time, seat)): when several seats
         finish a step together, the seat whose move is the latest writes the step at once;
-        the others look again a moment later and write only if it is still not written."""
+        the others look again a moment later and write only if it is still not written.
+        ``unchanged``: seats whose view that move did not change (not pushed to again)."""
         store = self.ports.store
         for attempt in range(1, MAX_WRITE_ATTEMPTS + 1):
             self.last_attempts = attempt
@@ -509,13 +511,16 @@ class RoomService:
                 self.sleep(RECHECK_WAIT_SECONDS * (1 + self.jitter()))
                 loaded = self._load(code)
             room, expected = loaded.room, loaded.room.version
+            before = _Seen.of(room)  # what the phones were last sent
             change = change_room(room)
             if change.submission is not None and not loaded.advanced:
                 if self._submit(room, loaded, change.submission):
                     if self._orphaned(code, loaded.stored_step, change.submission.player):
                         continue  # the step ended as the move was written: try it anew
                     mine = (change.submission.at, change.submission.player)
-                    self._update(code, lambda _: Change(write=False), exclude, recheck_for=mine)
+                    same = before.unchanged_by(room, change.submission.game)
+                    self._update(code, lambda _: Change(write=False), exclude, recheck_for=mine,
+                                 unchanged=same)  # fmt: skip
                     return change
             else:
                 if change.submission is not None:  # the step moved on while merging
@@ -523,7 +528,7 @@ class RoomService:
                     change.timers.extend(self._timers(room, change.submission.effects))
                     change.write = change.push_views = True
                 if not change.write and not loaded.advanced:
-                    self._deliver(room, change, exclude, loaded.pending)
+                    self._deliver(room, change, exclude, loaded.pending, unchanged)
                     return change
                 change.timers.extend(self._timers(room, loaded.effects))
                 room.version = expected + 1
@@ -532,7 +537,9 @@ class RoomService:
                     room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
                 if store.save(room, expected, loaded.consumed, _unmerged(room, loaded)):
                     change.push_views = change.push_views or loaded.advanced
-                    self._deliver(room, change, exclude)
+                    # A write that stores a step other seats' moves ended: nobody has it yet.
+                    same = set() if loaded.advanced else before.unchanged_by(room, room.game)
+                    self._deliver(room, change, exclude, 0, same)
                     return change
             self.ports.metrics.count("WriteConflicts")
             self.sleep(BACKOFF_SECONDS * attempt * (0.5 + self.jitter()))
@@ -592,26 +599,30 @@ class RoomService:
         except IllegalAction:
             return
 
-    def _deliver(
-        self, room: Room, change: Change, exclude: set[str] | None, pending: int = 0
-    ) -> None:
+    def _deliver(self, room: Room, change: Change, exclude: set[str] | None, pending: int = 0,
+                 unchanged: set[str] | None = None) -> None:  # fmt: skip
         for message, delay in change.timers:
             self.ports.timers.schedule(message, delay)
         for connection_id, message in change.direct:
             self._send(connection_id, message)
         if change.push_views:
-            self._push_views(room, exclude, pending)
+            self._push_views(room, exclude, pending, unchanged)
         if change.pong:
             seq = view_seq(room, pending)
             pong = change.pong
             self._send(pong.connection_id, {**protocol.PONG, "seq": seq})
             behind = pong.client_seq is None or pong.client_seq < seq
-            if behind and not change.push_views:
+            if behind and (not change.push_views or pong.name in (unchanged or ())):
                 view = protocol.view_message(seq, view_for(room, pong.name))
                 self._send(pong.connection_id, view)
 
-    def _push_views(self, room: Room, exclude: set[str] | None = None, pending: int = 0) -> None:
-        seats = [s for s in room.seats if s.connection and s.connection not in (exclude or ())]
+    def _push_views(self, room: Room, exclude: set[str] | None = None, pending: int = 0,
+                    unchanged: set[str] | None = None) -> None:  # fmt: skip
+        """Each connected seat's new view, except to seats whose view did not change (a
+        place, a witch's choice, a Seer's look change only the mover's own view)."""
+        skip = unchanged or set()
+        seats = [s for s in room.seats
+                 if s.connection and s.connection not in (exclude or ()) and s.name not in skip]  # fmt: skip
         if not seats:
             return
         game_views = all_views(room.game) if room.game else None
@@ -647,6 +658,35 @@ class RoomService:
             return Change(push_views=False) if touched else no_change()
 
         self._try_update(code, clear)
+
+
+@dataclass
+class _Seen:
+    """What a room's phones were last sent: its game and who was connected, before a
+    change (the engine never changes a state in place: ``apply`` returns a new one)."""
+
+    game: GameState | None
+    connected: dict[str, bool]
+    host: str
+
+    @classmethod
+    def of(cls, room: Room) -> "_Seen":
+        connected = {seat.name: seat.connection is not None for seat in room.seats}
+        return cls(room.game, connected, room.host)
+
+    def unchanged_by(self, room: Room, game: GameState | None) -> set[str]:
+        """Seats whose whole view is the same with ``game`` as before the change."""
+        now = _Seen.of(room)
+        if (
+            self.game is None
+            or game is None
+            or (self.connected, self.host) != (now.connected, now.host)
+        ):
+            return set()  # the lobby, a start, or a seat (dis)connected: everyone's view changed
+        if game is self.game:
+            return set(now.connected)
+        old, new = all_views(self.game), all_views(game)
+        return {name for name in new if old.get(name) == new[name]}
 
 
 def _unmerged(room: Room, loaded: "Loaded") -> list[tuple[int, str]]:
