@@ -114,9 +114,10 @@ async def _six_cat_game(stack: LocalStackProcess) -> dict:
         await _until(lambda: _player(host.game(), away.name)["away"], 15, "the Away mark", cats)
 
         def voting_without_the_away_cat() -> bool:  # a yes/no vote the held cats still owe
-            game = host.game()
+            held = [cat for cat in cats if cat is not away and cat.game()["me"]["form"] == "human"]
             return (all(cat.game()["phase"] == "approval" for cat in cats)
-                    and bool(game["waiting"]) and away.name not in game["waiting"])  # fmt: skip
+                    and all(cat.game()["your_turn"] for cat in held)
+                    and not away.game()["your_turn"])  # fmt: skip
 
         await _until(voting_without_the_away_cat, 180, "a yes/no vote", cats)
         assert not away.game()["your_turn"], "an Away cat's vote is made for it at once"

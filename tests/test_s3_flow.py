@@ -157,7 +157,8 @@ def test_s3_6_yes_no_votes_are_changeable_secret_and_then_revealed_with_names():
     t.do("Bo", "approve", yes=True)
     assert t.view("Cy")["today"]["proposals"][-1] == {"chief": "Ann", "members": ["Bo", "Cy"]}
     assert t.view("Bo")["me"]["approve"] is True
-    assert t.view("Cy")["waiting"] == ["Ann", "Cy", "Di"]
+    assert t.view("Bo")["waiting"] == ["Ann", "Cy", "Di"]  # Bo voted: the names waited for
+    assert t.view("Cy")["waiting"] is None and t.view("Cy")["your_turn"]  # Cy: its own vote
     t.approve_all(True, Di=False)
     result = t.view("Cy")["today"]["proposals"][-1]
     assert result["yes"] == ["Ann", "Bo", "Cy"] and result["no"] == ["Di"] and result["passed"]

@@ -56,6 +56,7 @@ def all_views(state: GameState) -> dict[str, dict[str, Any]]:
 def _public_part(s: GameState) -> dict[str, Any]:
     """Everything that is the same for every viewer."""
     waiting = rules.waiting_for(s)
+    over = s.phase is Phase.GAME_OVER
     return {
         "game": s.game,
         "day": s.day,
@@ -81,9 +82,10 @@ def _public_part(s: GameState) -> dict[str, Any]:
         "all_waiting": waiting,
         "waiting": waiting if s.phase in _PUBLIC_WAITING else None,
         "today": _public_day(s, s.days[-1]) if s.days else None,
-        "history": [_public_day(s, day) for day in s.days[:-1]],
+        # At the end the reveal's timeline tells every day: no need to send them twice.
+        "history": [] if over else [_public_day(s, day) for day in s.days[:-1]],
         "outcome": s.outcome.model_dump(mode="json") if s.outcome else None,
-        "reveal": _reveal(s) if s.phase is Phase.GAME_OVER else None,
+        "reveal": _reveal(s) if over else None,
     }
 
 
@@ -103,6 +105,11 @@ def _view(s: GameState, player: str | None, public: dict[str, Any]) -> dict[str,
         for entry, cat in zip(public["players"], s.players, strict=True)
     ]
     result["your_turn"] = bool(me and me.name in public["all_waiting"])
+    if result["your_turn"]:
+        # A phone the step waits for shows its own move; the names of the others waited
+        # for go to the cats who are done (UX: "when it waits for others, show who").
+        # Then a confirmation is pushed only to the cats already done, not to all (issue 6).
+        result["waiting"] = None
     result["me"] = _private(s, me) if me else None
     if over:
         result["reveal"] = public["reveal"]
@@ -232,5 +239,22 @@ def _playable(me: Cat) -> list[str]:
 
 
 def _full_day(day: Day) -> dict[str, Any]:
-    """Everything about a day, for the final reveal. Ritual cards stay secret (§7)."""
-    return day.model_dump(mode="json", exclude={"pickpocket_target"})
+    """A day as the final reveal tells it: where every cat went, what each witch cast and
+    whether it worked, the guard, the news, the ritual and the exile. Ritual cards stay
+    secret (§7). The yes/no and exile votes were public at the time (each day's history
+    while playing); here only the count of rejected proposals is kept, so the result
+    message stays small (issue 6: largest message <= 8 KB)."""
+    return {
+        "day": day.number,
+        "required": [i.value for i in day.required],
+        "dropped": [i.value for i in day.dropped],
+        "places": {name: place.value for name, place in day.places.items()},
+        "guard_place": day.guard_place.value if day.guarding and day.guard_place else None,
+        "spells": [dict(spell) for spell in day.spells],
+        "new_frogs": list(day.new_frogs),
+        "restored": list(day.restored),
+        "rejected": sum(1 for proposal in day.proposals if not proposal["passed"]),
+        "ritual_members": list(day.ritual_members),
+        "ritual_result": day.ritual_result,
+        "exiled": day.vote["exiled"] if day.vote else None,
+    }

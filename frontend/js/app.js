@@ -547,11 +547,15 @@ function gameOver(v) {
   const rows = Object.entries(reveal.roles).map(([name, role]) =>
     h("tr", {}, h("td", {}, name), h("td", {}, label("role", role))));
   const days = (reveal.timeline || []).map((day) => h("li", {},
-    h("strong", {}, t("day", { n: day.number })), ": ",
+    h("strong", {}, t("day", { n: day.day })), ": ",
     (day.required || []).map((i) => icon("ingredient", i)).join(""), " · ",
     day.ritual_result ? (day.ritual_result === "success" ? "✨" : "💥") : "–", " · ",
     day.new_frogs && day.new_frogs.length ? `🐸 ${day.new_frogs.join(", ")} · ` : "",
-    day.vote && day.vote.exiled ? `⚖ ${day.vote.exiled}` : ""));
+    day.exiled ? `⚖ ${day.exiled}` : "",
+    // The witches' secret night work, revealed: who cast what on whom, and whether it worked.
+    ...(day.spells || []).filter((s) => s.spell !== "none").map((s) => h("div", { class: "muted" },
+      `${icon("role", "witch")} ${s.witch}: ${label("spell", s.spell)} → ${s.target || t("place_" + s.place)} `,
+      s.worked ? "✔" : "✘"))));
   return h("div", {},
     h("h1", {}, t(`winner_${outcome.winner}`)),
     h("p", {}, t(`reason_${outcome.reason}`)),
