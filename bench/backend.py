@@ -116,8 +116,8 @@ def units(calls) -> tuple[float, float, Counter]:
     """(read units, write units, operation counts) of DynamoDB calls."""
     reads = writes = 0.0
     ops: Counter = Counter()
-    for service, op, params, result, _ in calls:
-        if service != "dynamodb":
+    for kind, op, params, result, _ in calls:
+        if kind != "dynamodb":
             continue
         ops[op] += 1
         if op == "get_item":
