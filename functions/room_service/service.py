@@ -497,15 +497,22 @@ class RoomService:
         exclude: set[str] | None = None,
         recheck_for: tuple[float, str] | None = None,
         unchanged: set[str] | None = None,
+        written_under: int | None = None,
     ) -> Change:
         """``recheck_for`` (the move just submitted, as (time, seat)): when several seats
         finish a step together, the seat whose move is the latest writes the step at once;
         the others look again a moment later and write only if it is still not written.
-        ``unchanged``: seats whose view that move did not change (not pushed to again)."""
+        ``unchanged``: seats whose view that move did not change (not pushed to again).
+        ``written_under``: the step the move was written under (the recheck's first load
+        also tells whether that step ended meanwhile: see ``_orphaned``)."""
         store = self.ports.store
         for attempt in range(1, MAX_WRITE_ATTEMPTS + 1):
             self.last_attempts = attempt
             loaded = self._load(code)
+            if written_under is not None and recheck_for is not None:
+                if self._orphaned(code, loaded, written_under, recheck_for[1]):
+                    raise _Orphaned
+                written_under = None
             if recheck_for and loaded.advanced and loaded.last_move != recheck_for:
                 recheck_for = None
                 self.sleep(RECHECK_WAIT_SECONDS * (1 + self.jitter()))
@@ -515,12 +522,14 @@ class RoomService:
             change = change_room(room)
             if change.submission is not None and not loaded.advanced:
                 if self._submit(room, loaded, change.submission):
-                    if self._orphaned(code, loaded.stored_step, change.submission.player):
-                        continue  # the step ended as the move was written: try it anew
                     mine = (change.submission.at, change.submission.player)
                     same = before.unchanged_by(room, change.submission.game)
-                    self._update(code, lambda _: Change(write=False), exclude, recheck_for=mine,
-                                 unchanged=same)  # fmt: skip
+                    try:
+                        self._update(code, lambda _: Change(write=False), exclude,
+                                     recheck_for=mine, unchanged=same,
+                                     written_under=loaded.stored_step)  # fmt: skip
+                    except _Orphaned:
+                        continue  # the step ended as the move was written: try it anew
                     return change
             else:
                 if change.submission is not None:  # the step moved on while merging
@@ -545,12 +554,12 @@ class RoomService:
             self.sleep(BACKOFF_SECONDS * attempt * (0.5 + self.jitter()))
         raise Busy("The room is busy; please try again.")
 
-    def _orphaned(self, code: str, step: int, seat: str) -> bool:
+    def _orphaned(self, code: str, loaded: "Loaded", step: int, seat: str) -> bool:
         """A seat's move written just after another seat's write ended that step would
         never be merged (loads read the current step's submissions only). Then take it
-        back, and the caller plays the move again on the new step (or refuses it)."""
-        room = self.ports.store.load(code)
-        if room is None or room.game is None or room.game.step == step:
+        back, and the caller plays the move again on the new step (or refuses it).
+        ``loaded`` is the load that follows the write (the recheck's, no extra read)."""
+        if loaded.stored_step is None or loaded.stored_step == step:
             return False
         mine = [sub for sub in self.ports.store.submissions(code, step) if sub.player == seat]
         return bool(mine) and self.ports.store.delete_submission(code, mine[0])
@@ -698,6 +707,10 @@ def _unmerged(room: Room, loaded: "Loaded") -> list[tuple[int, str]]:
         return []
     merged = {sub.player for sub in loaded.consumed}
     return [(step, seat.name) for seat in room.seats if seat.name not in merged]
+
+
+class _Orphaned(Exception):
+    """The move was written under a step that had just ended: play it again."""
 
 
 class _NotSeated(Exception):
