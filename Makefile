@@ -38,8 +38,13 @@ unit: $(STAMP)
 property: $(STAMP)
 	$(BIN)/python -m pytest tests/test_properties.py
 
+## bench: every benchmark (docs/performance.md), about 6 minutes; figures, no pass/fail
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/backend.py
+	CONCURRENCY_ROUNDS=50 $(BIN)/python -m pytest -q -s tests/test_handlers_moto.py -k twelve -p no:cacheprovider | grep "write attempts"
+	$(BIN)/python bench/imports.py
+	$(BIN)/python bench/local_stack.py
 
 ## balance: the RULES §11 measurement behind docs/balance.md (about 15 minutes on 2 cores)
 balance: $(STAMP)

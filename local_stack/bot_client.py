@@ -89,13 +89,19 @@ class BotClient:
     async def send(self, message: dict[str, Any]) -> None:
         self.sent.append(message)
         self.timeline.append((time.monotonic(), "sent", message))
-        await self._socket.send_str(json.dumps(message))
+        try:
+            await self._socket.send_str(json.dumps(message))
+        except (aiohttp.ClientError, ConnectionError):
+            # The socket dropped under us (a crashed server, a network change): as a
+            # phone, the move is lost; live() reconnects and decides again from the view.
+            await self._socket.close()
 
     async def _heartbeat(self, socket) -> None:
         while not socket.closed:
             await asyncio.sleep(self.heartbeat)
             if not socket.closed:
-                await socket.send_str(json.dumps({"action": "ping", "seq": self.seq}))
+                with contextlib.suppress(aiohttp.ClientError, ConnectionError):
+                    await socket.send_str(json.dumps({"action": "ping", "seq": self.seq}))
 
     async def _read(self, socket) -> None:
         try:

@@ -79,6 +79,7 @@ class LocalStack:
         )  # fmt: skip
         app = self.gateway.app()
         app.router.add_get("/local/stats", self.stats)
+        app.router.add_post("/local/timers/{state:pause|resume}", self.timers_control)
         self.gateway.observers.append(self._on_post)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
@@ -147,6 +148,17 @@ class LocalStack:
         if "Fn::Sub" in value and "${WebSocketApi}" in value["Fn::Sub"]:
             return self.management_endpoint  # the API's own URL: here, this gateway
         raise ValueError(f"template.yaml: the local stack cannot resolve {value!r}")
+
+    async def timers_control(self, request: web.Request) -> web.Response:
+        """Fault tests (and curious operators): stop or restart delivering timers, as if
+        the SQS event source were down. Messages wait in the queue meanwhile."""
+        pause = request.match_info["state"] == "pause"
+        for poller in self.pollers:
+            if pause:
+                poller.pause()
+            else:
+                poller.resume()
+        return web.json_response({"timers": request.match_info["state"]})
 
     async def stats(self, request: web.Request) -> web.Response:
         """What an operator (or a test) wants to know about the local stack."""

@@ -1,6 +1,7 @@
 """Starts `python -m local_stack` as a child process on 127.0.0.1 (a free port) for tests,
 and stops it with Ctrl-C (SIGINT) as a person would."""
 
+import asyncio
 import json
 import os
 import queue
@@ -53,12 +54,22 @@ class LocalStackProcess:
         with urllib.request.urlopen(f"{self.http_url}/local/stats", timeout=5) as response:
             return json.load(response)
 
+    def post(self, path: str) -> dict:
+        request = urllib.request.Request(f"{self.http_url}{path}", method="POST", data=b"")
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.load(response)
+
     def get(self, path: str) -> tuple[int, str]:
         with urllib.request.urlopen(f"{self.http_url}{path}", timeout=5) as response:
             return response.status, response.read().decode()
 
     def output(self) -> str:
         return "".join(self.lines)
+
+    def kill(self) -> None:
+        """A crash: SIGKILL, no clean-up (sockets drop without $disconnect)."""
+        self.process.kill()
+        self.process.wait(10)
 
     def interrupt(self, timeout: float = 30) -> int:
         """Ctrl-C; the exit code."""
@@ -68,3 +79,24 @@ class LocalStackProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             raise
+
+
+async def until(predicate, timeout: float = 5, what: str = "a condition", cats=()) -> None:
+    """Wait (polling) until ``predicate()``; on a timeout, fail with the bots' state."""
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}\n{describe(cats)}")
+        await asyncio.sleep(0.02)
+
+
+def describe(cats) -> str:
+    """One line per bot phone: where it is, for a failure message."""
+    lines = []
+    for cat in cats:
+        game = cat.game() or {}
+        lines.append(f"{cat.name}: connected={cat.connected} phase={game.get('phase')} "
+                     f"day={game.get('day')} your_turn={game.get('your_turn')} "
+                     f"seq={cat.seq} away={[p['name'] for p in game.get('players', []) if p['away']]} "
+                     f"last sent={cat.sent[-1:]} errors={cat.errors}")  # fmt: skip
+    return "\n".join(lines)

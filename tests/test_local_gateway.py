@@ -18,6 +18,7 @@ from local_stack.gateway import Gateway, new_connection_id
 from local_stack.lambdas import Invocation
 from local_stack.stack import LocalStack, Options
 from local_stack.template import Function, Template
+from tests.local_stack_process import until
 
 CONNECT = Function("ConnectFunction", "functions.connect.handler", 10, 512)
 DISCONNECT = Function("DisconnectFunction", "functions.disconnect.handler", 10, 512)
@@ -74,9 +75,9 @@ def test_connect_message_and_disconnect_become_api_gateway_events():
         socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod?room=ABCD&token=t0k")
         await socket.send_str(json.dumps({"action": "vote", "target": None}))
         await socket.send_str("not json")
-        await _eventually(lambda: lambdas.routes().count("$default") == 2)
+        await until(lambda: lambdas.routes().count("$default") == 2)
         await socket.close()
-        await _eventually(lambda: "$disconnect" in lambdas.routes())
+        await until(lambda: "$disconnect" in lambdas.routes())
         return lambdas.events
 
     connect, vote, garbage, disconnect = run_gateway(test)
@@ -149,7 +150,7 @@ def test_a_failed_handler_tells_the_phone_like_api_gateway():
 def test_the_management_api_reaches_sockets_through_boto3_and_answers_410_when_gone():
     async def test(gateway, lambdas, port, session):
         socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
-        await _eventually(lambda: any(c.open for c in gateway.connections.values()))
+        await until(lambda: any(c.open for c in gateway.connections.values()))
         (connection_id,) = gateway.connections
         api = boto3.client("apigatewaymanagementapi", endpoint_url=f"http://127.0.0.1:{port}/prod",
                            region_name="eu-west-1", aws_access_key_id="local",
@@ -164,7 +165,7 @@ def test_the_management_api_reaches_sockets_through_boto3_and_answers_410_when_g
         await asyncio.to_thread(api.delete_connection, ConnectionId=connection_id)
         await socket.receive(timeout=5)
         closed_by_delete = socket.closed
-        await _eventually(lambda: not gateway.connections)
+        await until(lambda: not gateway.connections)
         with pytest.raises(api.exceptions.GoneException):
             await asyncio.to_thread(api.post_to_connection, ConnectionId=connection_id, Data=b"{}")
         with pytest.raises(api.exceptions.GoneException):
@@ -176,13 +177,6 @@ def test_the_management_api_reaches_sockets_through_boto3_and_answers_410_when_g
     assert delivered == {"type": "pong", "seq": 1}
     assert info["Identity"]["SourceIp"] == "127.0.0.1"
     assert closed_by_delete
-
-
-async def _eventually(predicate, timeout: float = 5) -> None:
-    end = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < end, "timed out"
-        await asyncio.sleep(0.02)
 
 
 # -- template.yaml is the only description of the resources ----------------------------------

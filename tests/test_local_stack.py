@@ -9,7 +9,7 @@ import time
 import pytest
 
 from local_stack.bot_client import BotClient
-from tests.local_stack_process import LocalStackProcess
+from tests.local_stack_process import LocalStackProcess, describe, until
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
 
@@ -20,25 +20,6 @@ def stack():
     yield process
     if process.process.poll() is None:
         process.interrupt()
-
-
-async def _until(predicate, timeout: float, what: str, cats=()) -> None:
-    end = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what}\n{_table(cats)}")
-        await asyncio.sleep(0.05)
-
-
-def _table(cats: list[BotClient]) -> str:
-    lines = []
-    for cat in cats:
-        game = cat.game() or {}
-        lines.append(f"{cat.name}: connected={cat.connected} phase={game.get('phase')} "
-                     f"day={game.get('day')} your_turn={game.get('your_turn')} "
-                     f"seq={cat.seq} away={[p['name'] for p in game.get('players', []) if p['away']]} "
-                     f"last sent={cat.sent[-1:]} errors={cat.errors}")  # fmt: skip
-    return "\n".join(lines)
 
 
 #: A move can cross the end of its step on the wire (a timer, or the last vote, came
@@ -72,17 +53,17 @@ async def _six_cat_game(stack: LocalStackProcess) -> dict:
         code = await host.create_room({"discussion_limit": 60})
         for cat in cats[1:]:
             await cat.join(code)
-        await _until(lambda: len(host.view["seats"]) == 6, 10, "six seats", cats)
+        await until(lambda: len(host.view["seats"]) == 6, 10, "six seats", cats)
 
         # 1. Nobody moves during the first witches' turn: only the SQS poller can end it.
         for cat in cats:
             cat.hold_when = lambda game: game["phase"] == "witches" and game["day"] == 1
         players = [asyncio.create_task(cat.play()) for cat in cats]
         await host.send({"action": "start"})
-        await _until(lambda: (host.game() or {}).get("phase") == "witches", 60, "the witches")
+        await until(lambda: (host.game() or {}).get("phase") == "witches", 60, "the witches")
         timers_before = stack.stats()["timers"]["delivered"]
         waited = time.monotonic()
-        await _until(lambda: host.game()["phase"] != "witches", 40, "the witches' deadline", cats)
+        await until(lambda: host.game()["phase"] != "witches", 40, "the witches' deadline", cats)
         moved_on = min(at for cat in cats for at, kind, view in cat.timeline
                        if kind == "view" and at > waited and view["phase"] != "witches")  # fmt: skip
         assert moved_on - waited > 5, "the 15 s turn ended long before its deadline"
@@ -90,17 +71,17 @@ async def _six_cat_game(stack: LocalStackProcess) -> dict:
                  if kind == "sent" and waited <= at < moved_on]  # fmt: skip
         assert spoke == [], "a phone spoke, so the poller did not end the turn alone"
         # (counted once the timer handler has returned, just after it pushed the views)
-        await _until(lambda: stack.stats()["timers"]["delivered"] > timers_before, 10,
+        await until(lambda: stack.stats()["timers"]["delivered"] > timers_before, 10,
                      "the poller's delivery")  # fmt: skip
 
         # 2. A phone drops and comes back with its token: same seat, current view.
         await rejoiner.disconnect()
-        await _until(lambda: not host.view["connected"][rejoiner.name], 15, "the drop", cats)
+        await until(lambda: not host.view["connected"][rejoiner.name], 15, "the drop", cats)
         seq_before = rejoiner.seq
         await rejoiner.connect()
-        await _until(lambda: rejoiner.seq > seq_before or host.view["connected"][rejoiner.name],
+        await until(lambda: rejoiner.seq > seq_before or host.view["connected"][rejoiner.name],
                      15, "the rejoin")  # fmt: skip
-        await _until(lambda: host.view["connected"][rejoiner.name], 15, "the rejoin seen", cats)
+        await until(lambda: host.view["connected"][rejoiner.name], 15, "the rejoin seen", cats)
         assert rejoiner.game()["you"] == rejoiner.name
         assert rejoiner.game()["me"]["role"], "the rejoined seat sees its own role again"
 
@@ -111,7 +92,7 @@ async def _six_cat_game(stack: LocalStackProcess) -> dict:
                 cat.hold_when = lambda game: game["phase"] == "approval"
         away.hold()
         await host.send({"action": "mark_away", "target": away.name})
-        await _until(lambda: _player(host.game(), away.name)["away"], 15, "the Away mark", cats)
+        await until(lambda: _player(host.game(), away.name)["away"], 15, "the Away mark", cats)
 
         def voting_without_the_away_cat() -> bool:  # a yes/no vote the held cats still owe
             held = [cat for cat in cats if cat is not away and cat.game()["me"]["form"] == "human"]
@@ -119,10 +100,10 @@ async def _six_cat_game(stack: LocalStackProcess) -> dict:
                     and all(cat.game()["your_turn"] for cat in held)
                     and not away.game()["your_turn"])  # fmt: skip
 
-        await _until(voting_without_the_away_cat, 180, "a yes/no vote", cats)
+        await until(voting_without_the_away_cat, 180, "a yes/no vote", cats)
         assert not away.game()["your_turn"], "an Away cat's vote is made for it at once"
         await away.send({"action": "approve", "yes": False})
-        await _until(lambda: not _player(host.game(), away.name)["away"], 15, "the return", cats)
+        await until(lambda: not _player(host.game(), away.name)["away"], 15, "the return", cats)
         for cat in cats:
             await cat.resume()
 
@@ -130,7 +111,7 @@ async def _six_cat_game(stack: LocalStackProcess) -> dict:
         try:
             await asyncio.wait_for(asyncio.gather(*players), 600)
         except TimeoutError:
-            raise AssertionError("the game stalled:\n" + _table(cats)) from None
+            raise AssertionError("the game stalled:\n" + describe(cats)) from None
         return {
             "outcome": host.game()["outcome"],
             "views": [cat.game() for cat in cats],
