@@ -26,6 +26,7 @@ import os
 import statistics
 import sys
 import time
+import warnings
 from collections import Counter, defaultdict
 from pathlib import Path
 from types import SimpleNamespace
@@ -33,11 +34,12 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")  # figures only on stdout
+warnings.filterwarnings("ignore", message="No application metrics to publish")
 
-from functions import connect, disconnect, message, timer
-from functions.room_service import aws, service
-from functions.room_service.lambda_app import timer_service as service_of
-from tests.moto_cloud import moto_cloud
+from functions import connect, disconnect, message, timer  # noqa: E402
+from functions.room_service import aws, service  # noqa: E402
+from functions.room_service.lambda_app import timer_service as service_of  # noqa: E402
+from tests.moto_cloud import moto_cloud  # noqa: E402
 
 #: AWS list prices, us-east-1 / eu-west-1 on-demand, checked November 2026 (USD).
 PRICE = {
