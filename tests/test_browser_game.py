@@ -77,8 +77,10 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
     host_sees = table.host.page.get_by_role("button", name="Play again")
     expect(host_sees).to_be_visible()
     seen = {phase for phone in table.phones for phase in phone.phases}
+    # (A game can end at its first exile vote, with no vote result screen: the deal is the
+    # server's.)
     assert {"role_check", "place_choice", "witches", "evening", "discussion", "proposal",
-            "approval", "approval_result", "vote", "vote_result", "game_over"} <= seen, seen  # fmt: skip
+            "approval", "approval_result", "vote", "game_over"} <= seen, seen  # fmt: skip
     assert [e for phone in table.phones for e in phone.errors] == []
     assert problems == []
 
