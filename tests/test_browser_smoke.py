@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.local_stack_process import LocalStackProcess
-from tests.ui_table import CHROMIUM, FLAGS, LOCALES, PHONE
+from tests.ui_table import CHROMIUM, CONTRAST_JS, FLAGS, LOCALES, PHONE
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
 I18N = Path(__file__).resolve().parent.parent / "frontend" / "i18n"
@@ -189,3 +189,18 @@ def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stac
     expect(page.get_by_text("Waiting for the host to start…")).to_be_visible()
     expect(page.locator(".seats li").nth(1)).to_contain_text("(host)")
     expect(start).to_have_count(0)
+
+
+def test_the_contrast_and_label_audit_flags_what_it_should(phone):
+    """The audit that runs on every screen of the UI game (tests/ui_table.py) can fail."""
+    phone.set_content(
+        '<body style="background:#2b2140;color:#fdf8ee"><main>'
+        '<p>Readable</p><p style="color:#776688">Too faint</p>'
+        '<button></button><button disabled style="opacity:.3">Off</button>'
+        '<label for="x">Name</label><input id="x"><input id="y"></main></body>'
+    )
+    problems = phone.evaluate(CONTRAST_JS)
+    assert len(problems) == 3, problems
+    assert problems[0].startswith("2.9") and "Too faint" in problems[0]
+    assert sum("unnamed button" in p for p in problems) == 1
+    assert sum("unnamed input" in p and 'id="y"' in p for p in problems) == 1
