@@ -48,6 +48,3 @@ class RateLimiter:
         idle = [c for c, b in self._buckets.items() if now - b.at >= IDLE_SECONDS]
         for connection_id in idle:
             del self._buckets[connection_id]
-
-    def __len__(self) -> int:
-        return len(self._buckets)

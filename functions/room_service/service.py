@@ -224,8 +224,8 @@ class RoomService:
         self.ports.metrics.context(code, name)
         handlers: dict[type, Callable[[Room, str, str, Any], Change]] = {
             Leave: self._leave, ChangeSettings: self._settings, Reorder: self._reorder,
-            Kick: self._kick, HandOver: self._hand_over, Start: self._start, Rematch: self._rematch, Ping: self._ping,
-            GameMove: self._move,
+            Kick: self._kick, HandOver: self._hand_over, Start: self._start,
+            Rematch: self._rematch, Ping: self._ping, GameMove: self._move,
         }  # fmt: skip
         handler = handlers[type(parsed)]
 
@@ -496,13 +496,14 @@ class RoomService:
         change_room: Callable[[Room], Change],
         exclude: set[str] | None = None,
         recheck_for: tuple[float, str] | None = None,
-        unchanged: set[str] | None = None,
+        seen: "_Seen | None" = None,
         written_under: int | None = None,
     ) -> Change:
         """``recheck_for`` (the move just submitted, as (time, seat)): when several seats
         finish a step together, the seat whose move is the latest writes the step at once;
         the others look again a moment later and write only if it is still not written.
-        ``unchanged``: seats whose view that move did not change (not pushed to again).
+        ``seen``: what the phones had before that move (a view it left as it was is not
+        pushed again).
         ``written_under``: the step the move was written under (the recheck's first load
         also tells whether that step ended meanwhile: see ``_orphaned``)."""
         store = self.ports.store
@@ -523,10 +524,9 @@ class RoomService:
             if change.submission is not None and not loaded.advanced:
                 if self._submit(room, loaded, change.submission):
                     mine = (change.submission.at, change.submission.player)
-                    same = before.unchanged_by(room, change.submission.game)
                     try:
                         self._update(code, lambda _: Change(write=False), exclude,
-                                     recheck_for=mine, unchanged=same,
+                                     recheck_for=mine, seen=before,
                                      written_under=loaded.stored_step)  # fmt: skip
                     except _Orphaned:
                         continue  # the step ended as the move was written: try it anew
@@ -537,7 +537,7 @@ class RoomService:
                     change.timers.extend(self._timers(room, change.submission.effects))
                     change.write = change.push_views = True
                 if not change.write and not loaded.advanced:
-                    self._deliver(room, change, exclude, loaded.pending, unchanged)
+                    self._deliver(room, change, exclude, loaded.pending, seen or before)
                     return change
                 change.timers.extend(self._timers(room, loaded.effects))
                 room.version = expected + 1
@@ -547,8 +547,7 @@ class RoomService:
                 if store.save(room, expected, loaded.consumed, _unmerged(room, loaded)):
                     change.push_views = change.push_views or loaded.advanced
                     # A write that stores a step other seats' moves ended: nobody has it yet.
-                    same = set() if loaded.advanced else before.unchanged_by(room, room.game)
-                    self._deliver(room, change, exclude, 0, same)
+                    self._deliver(room, change, exclude, 0, None if loaded.advanced else before)
                     return change
             self.ports.metrics.count("WriteConflicts")
             self.sleep(BACKOFF_SECONDS * attempt * (0.5 + self.jitter()))
@@ -609,32 +608,34 @@ class RoomService:
             return
 
     def _deliver(self, room: Room, change: Change, exclude: set[str] | None, pending: int = 0,
-                 unchanged: set[str] | None = None) -> None:  # fmt: skip
+                 seen: "_Seen | None" = None) -> None:  # fmt: skip
         for message, delay in change.timers:
             self.ports.timers.schedule(message, delay)
         for connection_id, message in change.direct:
             self._send(connection_id, message)
-        if change.push_views:
-            self._push_views(room, exclude, pending, unchanged)
+        pushed = self._push_views(room, exclude, pending, seen) if change.push_views else set()
         if change.pong:
             seq = view_seq(room, pending)
             pong = change.pong
             self._send(pong.connection_id, {**protocol.PONG, "seq": seq})
             behind = pong.client_seq is None or pong.client_seq < seq
-            if behind and (not change.push_views or pong.name in (unchanged or ())):
+            if behind and pong.name not in pushed:
                 view = protocol.view_message(seq, view_for(room, pong.name))
                 self._send(pong.connection_id, view)
 
     def _push_views(self, room: Room, exclude: set[str] | None = None, pending: int = 0,
-                    unchanged: set[str] | None = None) -> None:  # fmt: skip
-        """Each connected seat's new view, except to seats whose view did not change (a
-        place, a witch's choice, a Seer's look change only the mover's own view)."""
-        skip = unchanged or set()
-        seats = [s for s in room.seats
-                 if s.connection and s.connection not in (exclude or ()) and s.name not in skip]  # fmt: skip
-        if not seats:
-            return
+                    seen: "_Seen | None" = None) -> set[str]:  # fmt: skip
+        """Each connected seat's new view, except to seats that already have it (a place, a
+        witch's choice, a Seer's look change only the mover's own view). The seats pushed."""
         game_views = all_views(room.game) if room.game else None
+        had = seen.game_views(room, game_views) if seen else None
+        seats = [
+            s for s in room.seats
+            if s.connection and s.connection not in (exclude or ())
+            and not (had and had.get(s.name) == game_views[s.name])
+        ]  # fmt: skip
+        if not seats:
+            return set()
         seq = view_seq(room, pending)
         messages = [
             (seat.connection, protocol.view_message(seq, view_for(room, seat.name, game_views)))
@@ -643,6 +644,7 @@ class RoomService:
         gone = self.ports.pusher.push(messages)
         if gone:
             self._forget(room.code, gone)
+        return {seat.name for seat in seats}
 
     def _send(self, connection_id: str, message: dict[str, Any]) -> None:
         gone = self.ports.pusher.push([(connection_id, message)])
@@ -683,19 +685,17 @@ class _Seen:
         connected = {seat.name: seat.connection is not None for seat in room.seats}
         return cls(room.game, connected, room.host)
 
-    def unchanged_by(self, room: Room, game: GameState | None) -> set[str]:
-        """Seats whose whole view is the same with ``game`` as before the change."""
+    def game_views(self, room: Room, views: dict[str, dict] | None) -> dict[str, dict] | None:
+        """The game views the phones had, to compare with ``views`` (``room``'s); None when
+        every view changed anyway: the lobby, a start, a seat (dis)connected, a new host."""
         now = _Seen.of(room)
         if (
             self.game is None
-            or game is None
+            or views is None
             or (self.connected, self.host) != (now.connected, now.host)
         ):
-            return set()  # the lobby, a start, or a seat (dis)connected: everyone's view changed
-        if game is self.game:
-            return set(now.connected)
-        old, new = all_views(self.game), all_views(game)
-        return {name for name in new if old.get(name) == new[name]}
+            return None
+        return views if self.game is room.game else all_views(self.game)
 
 
 def _unmerged(room: Room, loaded: "Loaded") -> list[tuple[int, str]]:
