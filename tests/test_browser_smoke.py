@@ -26,26 +26,41 @@ def stack():
 
 
 @pytest.fixture
-def phone():
+def phones():
+    """Opens phone-sized pages in the browser's language ``locale``; a script error on any
+    of them fails the test."""
     assert Path(CHROMIUM).exists(), "apt-get install -y chromium (see .ci/run)"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        context = browser.new_context(viewport=PHONE, has_touch=True, locale="en-GB")
-        page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        yield page
+
+        def open_phone(locale: str = "en-GB"):
+            page = browser.new_context(viewport=PHONE, has_touch=True, locale=locale).new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            return page
+
+        yield open_phone
         browser.close()
         assert errors == [], errors
 
 
-def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, phone):
-    page = phone
+@pytest.fixture
+def phone(phones):
+    return phones()
+
+
+def _create_a_room_for_bots(page, stack, create: str = "Create a room") -> None:
+    """Zoe creates a room; the stack's four bots join it."""
     page.goto(stack.http_url + "/")
     page.fill("#name", "Zoe")
-    page.get_by_role("button", name="Create a room").click()
+    page.get_by_role("button", name=create, exact=True).click()
     expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+
+
+def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, phone):
+    page = phone
+    _create_a_room_for_bots(page, stack)
     expect(page.get_by_role("img", name="QR code of the join link").locator("svg")).to_be_visible()
     page.screenshot(path=ARTIFACTS / "smoke-lobby.png")
 
@@ -82,31 +97,28 @@ def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, 
     page.screenshot(path=ARTIFACTS / "smoke-next.png")
 
 
-def test_the_language_follows_the_browser_is_switchable_and_remembered(stack):
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_context(viewport=PHONE, locale="zh-TW").new_page()
-        page.goto(stack.http_url + "/")
-        expect(page.get_by_role("heading", level=1)).to_contain_text("抓女巫")
-        expect(page.get_by_role("button", name="建立房間")).to_be_visible()
-        page.screenshot(path=ARTIFACTS / "home-zh-Hant.png")
-        for code, title, create in [("uk", "Спіймай відьму", "Створити кімнату"),
-                                    ("th", "จับแม่มด", "สร้างห้อง"),
-                                    ("en", "Catch the Witch", "Create a room")]:  # fmt: skip
-            page.select_option("#language", code)
-            expect(page.get_by_role("heading", level=1)).to_contain_text(title)
-            expect(page.get_by_role("button", name=create)).to_be_visible()
-            assert page.evaluate("document.documentElement.lang") == code
-            page.screenshot(path=ARTIFACTS / f"home-{code}.png")
-        page.select_option("#language", "uk")
-        page.reload()
-        expect(page.get_by_role("heading", level=1)).to_contain_text("Спіймай відьму")
-        page.get_by_role("link", name=_strings("uk")("rules")).click()  # the rules, in Ukrainian
-        expect(page.get_by_role("heading", level=1)).to_have_text("Як грати в «Спіймай відьму»")
-        page.get_by_role("link", name="ไทย").click()
-        expect(page.get_by_role("heading", level=1)).to_have_text("วิธีเล่นจับแม่มด")
-        page.screenshot(path=ARTIFACTS / "rules-th.png")
-        browser.close()
+def test_the_language_follows_the_browser_is_switchable_and_remembered(stack, phones):
+    page = phones("zh-TW")
+    page.goto(stack.http_url + "/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("抓女巫")
+    expect(page.get_by_role("button", name="建立房間")).to_be_visible()
+    page.screenshot(path=ARTIFACTS / "home-zh-Hant.png")
+    for code, title, create in [("uk", "Спіймай відьму", "Створити кімнату"),
+                                ("th", "จับแม่มด", "สร้างห้อง"),
+                                ("en", "Catch the Witch", "Create a room")]:  # fmt: skip
+        page.select_option("#language", code)
+        expect(page.get_by_role("heading", level=1)).to_contain_text(title)
+        expect(page.get_by_role("button", name=create)).to_be_visible()
+        assert page.evaluate("document.documentElement.lang") == code
+        page.screenshot(path=ARTIFACTS / f"home-{code}.png")
+    page.select_option("#language", "uk")
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Спіймай відьму")
+    page.get_by_role("link", name=_strings("uk")("rules")).click()  # the rules, in Ukrainian
+    expect(page.get_by_role("heading", level=1)).to_have_text("Як грати в «Спіймай відьму»")
+    page.get_by_role("link", name="ไทย").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("วิธีเล่นจับแม่มด")
+    page.screenshot(path=ARTIFACTS / "rules-th.png")
 
 
 def _strings(language: str):
@@ -119,48 +131,34 @@ def _strings(language: str):
 
 
 @pytest.mark.parametrize("language", list(LOCALES))
-def test_lobby_role_check_and_first_morning_in_each_language(stack, language):
+def test_lobby_role_check_and_first_morning_in_each_language(stack, phones, language):
     t = _strings(language)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        page = browser.new_context(
-            viewport=PHONE, has_touch=True, locale=LOCALES[language]
-        ).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(stack.http_url + "/")
-        page.fill("#name", "Zoe")
-        page.get_by_role("button", name=t("create_room"), exact=True).click()
-        expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
-        code = page.locator("p.code").inner_text()
-        expect(page.get_by_role("heading", level=1)).to_have_text(t("lobby", code=code))
-        page.screenshot(path=ARTIFACTS / f"flow-{language}-1-lobby.png", full_page=True)
+    page = phones(LOCALES[language])
+    _create_a_room_for_bots(page, stack, t("create_room"))
+    code = page.locator("p.code").inner_text()
+    expect(page.get_by_role("heading", level=1)).to_have_text(t("lobby", code=code))
+    page.screenshot(path=ARTIFACTS / f"flow-{language}-1-lobby.png", full_page=True)
 
-        page.get_by_role("button", name=t("start"), exact=True).click()
-        expect(page.get_by_role("heading", name=t("role_check"))).to_be_visible(timeout=10_000)
-        page.get_by_role("button", name=t("hold_to_reveal")).hover()
-        page.mouse.down()
-        expect(page.locator(".role-box")).to_contain_text(" — ")
-        page.screenshot(path=ARTIFACTS / f"flow-{language}-2-role.png")
-        page.mouse.up()
-        page.get_by_role("button", name=t("ready"), exact=True).click()
+    page.get_by_role("button", name=t("start"), exact=True).click()
+    expect(page.get_by_role("heading", name=t("role_check"))).to_be_visible(timeout=10_000)
+    page.get_by_role("button", name=t("hold_to_reveal")).hover()
+    page.mouse.down()
+    expect(page.locator(".role-box")).to_contain_text(" — ")
+    page.screenshot(path=ARTIFACTS / f"flow-{language}-2-role.png")
+    page.mouse.up()
+    page.get_by_role("button", name=t("ready"), exact=True).click()
 
-        morning = page.get_by_role("heading", name=t("choose_place")).or_(
-            page.get_by_role("heading", name=t("witches_turn"))
-        )
-        expect(morning).to_be_visible(timeout=20_000)
-        expect(page.locator("header")).to_contain_text(t("day", n=1))
-        page.screenshot(path=ARTIFACTS / f"flow-{language}-3-morning.png")
-        browser.close()
-        assert errors == []
+    morning = page.get_by_role("heading", name=t("choose_place")).or_(
+        page.get_by_role("heading", name=t("witches_turn"))
+    )
+    expect(morning).to_be_visible(timeout=20_000)
+    expect(page.locator("header")).to_contain_text(t("day", n=1))
+    page.screenshot(path=ARTIFACTS / f"flow-{language}-3-morning.png")
 
 
 def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stack, phone):
     page = phone
-    page.goto(stack.http_url + "/")
-    page.fill("#name", "Zoe")
-    page.get_by_role("button", name="Create a room").click()
-    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    _create_a_room_for_bots(page, stack)
     start = page.get_by_role("button", name="Start the game")
     status = page.locator("main p[role=status]")
     witches = page.locator("output[aria-label=Witch]")

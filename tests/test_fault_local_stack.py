@@ -43,6 +43,14 @@ async def _table(url: str, settings: dict, count: int = 6) -> list[BotClient]:
     return bots
 
 
+async def _leave(players: list[asyncio.Task], bots: list[BotClient]) -> None:
+    for task in players:
+        task.cancel()
+    await asyncio.gather(*players, return_exceptions=True)
+    for bot in bots:
+        await bot.close()
+
+
 def _over(bots: list[BotClient]) -> bool:
     return all((bot.game() or {}).get("outcome") for bot in bots)
 
@@ -75,11 +83,7 @@ def test_the_stack_crashes_mid_game_and_the_game_finishes_after_a_restart(store)
             assert bot.game()["me"]["role"] == roles[bot.name], "the same seat, the same role"
             assert bot.game()["day"] >= day
         assert stacks[1].stats()["gateway"]["connects"] >= len(bots)
-        for task in players:
-            task.cancel()
-        await asyncio.gather(*players, return_exceptions=True)
-        for bot in bots:
-            await bot.close()
+        await _leave(players, bots)
 
     try:
         asyncio.run(scenario())
@@ -116,11 +120,7 @@ def test_timers_stopped_for_a_while_never_stop_the_game(store):
         errors = [e for bot in bots for e in bot.errors]
         assert all("not possible now" in e["message"] or "nothing to confirm" in e["message"]
                    or "over" in e["message"] for e in errors), (errors, describe(bots))  # fmt: skip
-        for task in players:
-            task.cancel()
-        await asyncio.gather(*players, return_exceptions=True)
-        for bot in bots:
-            await bot.close()
+        await _leave(players, bots)
 
     try:
         asyncio.run(scenario())
