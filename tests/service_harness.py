@@ -1,6 +1,7 @@
 """Phones around a RoomService with in-memory ports, a fake clock and bot brains."""
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from engine.catch_the_witch import bots
@@ -94,11 +95,15 @@ class Harness:
         return True
 
     # -- bots ------------------------------------------------------------------------------
-    def play_with_bots(self, names: list[str], seed: int = 0, max_moves: int = 5000) -> dict:
+    def play_with_bots(self, names: list[str], seed: int = 0, max_moves: int = 5000,
+                       until: Callable[[dict], bool] | None = None,
+                       moves: list[dict] | None = None) -> dict:  # fmt: skip
+        """Bots play (timers fire when nobody can act) until the game ends, or until
+        ``until(first seat's view)``; each move sent is appended to ``moves``."""
         rng = Rng(seed)
         for _ in range(max_moves):
             view = self.view(names[0])
-            if view.get("outcome"):
+            if view.get("outcome") or (until and until(view)):
                 return view
             acted = False
             for name in names:
@@ -108,6 +113,8 @@ class Harness:
                 kind = action.pop("type")
                 before = len(self.messages(name))
                 self.send(name, action=kind, **action)
+                if moves is not None:
+                    moves.append({"action": kind, **action})
                 errors = [m for m in self.messages(name)[before:] if m["type"] == "error"]
                 assert not errors, (name, kind, action, errors)
                 self.clock.now += 0.5

@@ -10,9 +10,8 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.local_stack_process import LocalStackProcess
-from tests.ui_table import CHROMIUM, CONTRAST_JS, FLAGS, TIMED_STEPS, UiTable, screenshot
+from tests.ui_table import ARTIFACTS, CHROMIUM, CONTRAST_JS, FLAGS, TIMED_STEPS, UiTable, screenshot
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
 
 

@@ -12,9 +12,8 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.local_stack_process import LocalStackProcess
-from tests.ui_table import CHROMIUM, CONTRAST_JS, FLAGS, LOCALES, PHONE
+from tests.ui_table import ARTIFACTS, CHROMIUM, CONTRAST_JS, FLAGS, LOCALES, PHONE
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
 I18N = Path(__file__).resolve().parent.parent / "frontend" / "i18n"
 
 

@@ -16,8 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.catch_the_witch import bots
-from engine.rng import Rng
 from functions.room_service.protocol import GAME_ACTIONS, ROOM_ACTIONS
 from tests.service_harness import Harness
 
@@ -34,21 +32,8 @@ def _at_a_ritual() -> tuple[Harness, str, list[dict]]:
         h = Harness()
         h.table(NAMES)
         h.send("Ann", action="start")
-        rng, sent = Rng(seed), []
-        for _ in range(2000):
-            view = h.view("Ann")
-            if view["phase"] == "ritual" or view.get("outcome"):
-                break
-            for name in NAMES:
-                action = bots.decide(h.view(name), rng)
-                if action is not None:
-                    kind = action.pop("type")
-                    h.send(name, action=kind, **action)
-                    sent.append({"action": kind, **action})
-                    h.clock.now += 0.5
-                    break
-            else:
-                h.advance_to_next_timer()
+        sent: list[dict] = []
+        h.play_with_bots(NAMES, seed, until=lambda view: view["phase"] == "ritual", moves=sent)
         room = h.room()
         if room.game is None or room.game.phase.value != "ritual":
             continue

@@ -23,6 +23,8 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run"]  # fmt: skip
 PHONE = {"width": 360, "height": 640}
+#: Screenshots of the browser tests (kept by CI as artifacts).
+ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts"
 LOCALES = {"en": "en-GB", "zh-Hant": "zh-TW", "uk": "uk-UA", "th": "th-TH"}
 
 #: Steps with a countdown when the room has a discussion limit (RULES §9), and the witches'.
@@ -131,7 +133,7 @@ class UiTable:
         return self.phones[0]
 
     # -- lobby ------------------------------------------------------------------------------
-    def open_room(self, discussion_limit: str = "", create_label: str = "Create a room") -> str:
+    def open_room(self, discussion_limit: str = "") -> str:
         """The host creates a room (discussion limit: "" = Off, or seconds); the others
         join, half by typing the code and half by opening the link. Returns the code."""
         host = self.host.page
