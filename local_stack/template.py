@@ -3,6 +3,7 @@ the table and queues to create, the WebSocket routes and their handler functions
 SQS event source of the timer function, and the functions' environment variables.
 """
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,78 @@ def _sub_reference(value: dict[str, Any]) -> str:
     names = [part.split("}", 1)[0] for part in text.split("${")[1:] if not part.startswith("AWS::")]
     (name,) = names
     return name
+
+
+#: Pseudo parameters, as CloudFormation gives them (the account and region are moto's).
+PSEUDO_PARAMETERS = {"AWS::Partition": "aws", "AWS::URLSuffix": "amazonaws.com"}
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A deployed template's physical names, for resolving its expressions offline:
+    ``physical`` maps a logical id to what `!Ref` gives (a table's name, a queue's URL, an
+    API's id); ARNs for `!GetAtt X.Arn` follow from it and the resource's type."""
+
+    template: Template
+    region: str
+    account: str
+    name: str
+    physical: dict[str, str]
+
+    def resolve(self, value: Any) -> Any:
+        """`!Ref`, `!GetAtt`, `!Sub` and `!Join` resolved, recursively; anything else raises."""
+        if isinstance(value, list):
+            return [self.resolve(item) for item in value]
+        if not isinstance(value, dict):
+            return value
+        if len(value) == 1:
+            ((key, argument),) = value.items()
+            if key == "Ref":
+                return self._ref(argument)
+            if key == "Fn::GetAtt":
+                return self._get_att(*argument)
+            if key == "Fn::Sub":
+                return self._sub(argument)
+            if key == "Fn::Join":
+                separator, items = argument
+                return separator.join(self.resolve(items))
+            if key.startswith("Fn::") or key == "Condition":
+                raise ValueError(f"template.yaml: cannot resolve {key} offline: {value!r}")
+        return {key: self.resolve(item) for key, item in value.items()}
+
+    def _pseudo(self) -> dict[str, str]:
+        return {**PSEUDO_PARAMETERS, "AWS::Region": self.region, "AWS::AccountId": self.account,
+                "AWS::StackName": self.name}  # fmt: skip
+
+    def _ref(self, name: str) -> str:
+        if name in self._pseudo():
+            return self._pseudo()[name]
+        if name in self.template.parameters:
+            return str(self.template.parameter_default(name))
+        return self.physical[name]
+
+    def _get_att(self, name: str, attribute: str) -> str:
+        kind = self.template.resources[name]["Type"]
+        physical = self.physical[name]
+        arn = f"arn:aws:{{}}:{self.region}:{self.account}:{{}}"
+        if (kind, attribute) == ("AWS::DynamoDB::Table", "Arn"):
+            return arn.format("dynamodb", f"table/{physical}")
+        if (kind, attribute) == ("AWS::SQS::Queue", "Arn"):
+            return arn.format("sqs", physical.rstrip("/").rsplit("/", 1)[1])
+        if (kind, attribute) == ("AWS::SQS::Queue", "QueueName"):
+            return physical.rstrip("/").rsplit("/", 1)[1]
+        raise ValueError(f"template.yaml: cannot resolve {name}.{attribute} offline")
+
+    def _sub(self, argument: str | list) -> str:
+        text, variables = (argument, {}) if isinstance(argument, str) else argument
+        variables = {key: self.resolve(item) for key, item in variables.items()}
+
+        def replace(match: re.Match) -> str:
+            name = match.group(1)
+            if name in variables:
+                return str(variables[name])
+            if "." in name and not name.startswith("AWS::"):
+                return self._get_att(*name.split(".", 1))
+            return self._ref(name)
+
+        return re.sub(r"\$\{([^}!]+)\}", replace, text)
