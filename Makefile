@@ -4,12 +4,17 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: dev demo test lint unit property bench balance scenarios screens package package-code clean
+.PHONY: dev demo test lint unit property bench balance scenarios screens package package-code \
+	deploy destroy clean
 
-$(STAMP): pyproject.toml
+# The runtime dependencies are pinned in functions/requirements.txt: the venv installs
+# them as constraints, so the tests run the versions the Lambda package ships.
+RUNTIME_LOCK := functions/requirements.txt
+
+$(STAMP): pyproject.toml $(RUNTIME_LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev]' -c $(RUNTIME_LOCK)
 	touch $(STAMP)
 
 ## dev: the game on this machine for phones on the same Wi-Fi (ARGS="--bots 5 --port 8080")
@@ -58,20 +63,60 @@ screens: $(STAMP)
 scenarios: $(STAMP)
 	$(BIN)/python -m tests.scenarios.generate
 
-## package: build/lambda = functions/ + engine/ + runtime wheels for Lambda (arm64, 3.12)
+## package: build/lambda = functions/ + engine/ + the pinned runtime wheels for Lambda
+## (arm64, Python 3.12), with bytecode compiled by Python 3.12 (no recompiling at cold start)
 PACKAGE_DIR     ?= build/lambda
 LAMBDA_PLATFORM ?= manylinux2014_aarch64
 LAMBDA_PYTHON   ?= 3.12
-package: package-code
-	$(BIN)/pip install --quiet --no-warn-conflicts --target $(PACKAGE_DIR) --platform $(LAMBDA_PLATFORM) \
-		--python-version $(LAMBDA_PYTHON) --implementation cp --only-binary=:all: \
-		'pydantic>=2.6,<3' 'aws-lambda-powertools>=3.0,<4'
+# The runtime's Python: python3.12 on PATH, else pyenv's newest 3.12.
+LAMBDA_PYTHON_BIN ?= $(shell python$(LAMBDA_PYTHON) -c '' 2>/dev/null && echo python$(LAMBDA_PYTHON) || \
+	ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/$(LAMBDA_PYTHON).*/bin/python$(LAMBDA_PYTHON) 2>/dev/null | tail -1)
+# Bytecode checked by hash, not by time: Lambda's files are read-only, with times of the
+# unzip, so time-checked .pyc files would all look stale and be recompiled at cold start.
+PACKAGE_SOURCES := $(shell find functions engine -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
+package: $(PACKAGE_DIR)/.built
+
+$(PACKAGE_DIR)/.built: $(STAMP) $(RUNTIME_LOCK) $(PACKAGE_SOURCES) Makefile
+	@test -n "$(LAMBDA_PYTHON_BIN)" || { echo "make package needs Python $(LAMBDA_PYTHON) (the Lambda runtime's) for its bytecode: install it (e.g. pyenv install $(LAMBDA_PYTHON)) or set LAMBDA_PYTHON_BIN"; exit 1; }
+	$(MAKE) --no-print-directory package-code
+	$(BIN)/pip install --quiet --no-warn-conflicts --no-compile --target $(PACKAGE_DIR) \
+		--platform $(LAMBDA_PLATFORM) --python-version $(LAMBDA_PYTHON) --implementation cp \
+		--only-binary=:all: -r $(RUNTIME_LOCK)
+	rm -rf $(PACKAGE_DIR)/bin
+	$(LAMBDA_PYTHON_BIN) -m compileall -q -j 0 --invalidation-mode unchecked-hash $(PACKAGE_DIR)
+	touch $@
 
 ## package-code: only the project's code (no tests/, frontend/, events/, caches)
 package-code:
 	rm -rf $(PACKAGE_DIR) && mkdir -p $(PACKAGE_DIR)
 	cp -r functions engine $(PACKAGE_DIR)/
+	rm -f $(PACKAGE_DIR)/$(RUNTIME_LOCK)
 	find $(PACKAGE_DIR) -name __pycache__ -type d -prune -exec rm -rf {} +
 
+# `sam build` (template.yaml: BuildMethod makefile) runs one of these per function, with
+# ARTIFACTS_DIR set to that function's folder in .aws-sam/build.
+build-ConnectFunction build-DisconnectFunction build-MessageFunction build-TimerFunction: package
+	mkdir -p $(ARTIFACTS_DIR)
+	cp -r $(PACKAGE_DIR)/. $(ARTIFACTS_DIR)/
+	rm -f $(ARTIFACTS_DIR)/.built
+
+## deploy: build, deploy the stack, publish frontend/ (docs/deploy.md). Needs AWS credentials.
+## STACK=catch-the-witch REGION=eu-west-1 ALARM_EMAIL=you@example.com PARAMS="TimerConcurrency=0"
+STACK       ?= catch-the-witch
+REGION      ?= $(or $(AWS_REGION),$(AWS_DEFAULT_REGION),eu-west-1)
+ALARM_EMAIL ?=
+PARAMS      ?=
+OVERRIDES   := $(strip $(if $(ALARM_EMAIL),AlarmEmail=$(ALARM_EMAIL)) $(PARAMS))
+SAM         := SAM_CLI_TELEMETRY=0 $(BIN)/sam
+deploy: $(STAMP)
+	$(SAM) build
+	$(SAM) deploy --stack-name $(STACK) --region $(REGION) $(if $(OVERRIDES),--parameter-overrides $(OVERRIDES))
+	$(BIN)/python -m deploy publish --stack $(STACK) --region $(REGION)
+
+## destroy: empty the phone client's bucket, then delete the stack and everything in it
+destroy: $(STAMP)
+	$(BIN)/python -m deploy empty-bucket --stack $(STACK) --region $(REGION)
+	$(SAM) delete --stack-name $(STACK) --region $(REGION) --no-prompts
+
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache .coverage .hypothesis
+	rm -rf $(VENV) build .aws-sam .pytest_cache .ruff_cache .coverage .hypothesis

@@ -1,6 +1,7 @@
 """What cfn-lint does not check in template.yaml (ARCHITECTURE: template checks)."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -50,15 +51,18 @@ def test_every_route_reaches_a_lambda_that_api_gateway_may_invoke(template):
 
 
 def test_functions_run_a_current_python_and_never_ship_the_repo_root(template):
+    """CodeUri is the repository, but `sam build` ships only what the Makefile's
+    build-<Function> target makes (BuildMethod: makefile), never the folder itself."""
     functions = of_type(template, "AWS::Serverless::Function")
     assert len(functions) == 4
     globals_ = template["Globals"]["Function"]
     assert globals_["Runtime"] in CURRENT_PYTHONS
-    assert globals_["CodeUri"].rstrip("/") not in ("", ".", "./")
+    makefile = (ROOT / "Makefile").read_text()
     for name, function in functions.items():
         props = function["Properties"]
         assert props.get("Runtime", globals_["Runtime"]) in CURRENT_PYTHONS, name
-        assert props.get("CodeUri", globals_["CodeUri"]).rstrip("/") not in ("", ".", "./"), name
+        assert function["Metadata"]["BuildMethod"] == "makefile", name
+        assert f"build-{name}" in makefile, name
         module = props["Handler"].rsplit(".", 1)[0]
         assert (ROOT / (module.replace(".", "/") + ".py")).exists(), props["Handler"]
 
@@ -93,9 +97,64 @@ def test_the_package_holds_the_code_and_no_tests_or_frontend(tmp_path):
     names = {p.name for p in target.iterdir()}
     assert names == {"functions", "engine"}
     assert (target / "functions" / "message.py").exists()
+    assert not (target / "functions" / "requirements.txt").exists()
     assert not list(target.rglob("test_*.py")) and not list(target.rglob("__pycache__"))
     check = "import functions.connect, functions.message, functions.disconnect, functions.timer"
     subprocess.run([sys.executable, "-c", check], cwd=target, check=True)
+
+
+def _pins() -> dict[str, str]:
+    lines = (ROOT / "functions" / "requirements.txt").read_text().splitlines()
+    pins = [line.split("==") for line in lines if line and not line.startswith("#")]
+    return {name.lower().replace("-", "_"): version for name, version in pins}
+
+
+def test_the_lambda_package_ships_exactly_the_pinned_wheels_with_312_bytecode(tmp_path):
+    """Issue 11: `make package` from the lock, for arm64 / Python 3.12, nothing unpinned
+    (a missing pin would show up as an extra distribution), bytecode for 3.12 only."""
+    target = tmp_path / "lambda"
+    subprocess.run(["make", "-s", "package", f"PACKAGE_DIR={target}"], cwd=ROOT, check=True)
+    shipped = dict(
+        p.name.removesuffix(".dist-info").lower().rsplit("-", 1) for p in target.glob("*.dist-info")
+    )
+    assert shipped == _pins()
+    (core,) = target.glob("pydantic_core/_pydantic_core.*.so")
+    assert "cpython-312-aarch64" in core.name
+    compiled = {p.name.split(".")[-2] for p in target.rglob("*.pyc")}
+    assert compiled == {"cpython-312"}
+    assert (target / "functions" / "__pycache__" / "message.cpython-312.pyc").exists()
+    assert (target / "pydantic" / "__pycache__" / "main.cpython-312.pyc").exists()
+    # checked by hash, so Lambda's re-timestamped read-only files don't make them stale
+    flags = (target / "functions" / "__pycache__" / "message.cpython-312.pyc").read_bytes()[4:8]
+    assert int.from_bytes(flags, "little") & 0b01 == 0b01
+
+
+def test_sam_build_builds_every_function_from_the_makefile(tmp_path):
+    build = tmp_path / "sam"
+    env = {**os.environ, "SAM_CLI_TELEMETRY": "0"}
+    sam = Path(sys.executable).parent / "sam"
+    subprocess.run([str(sam), "build", "--build-dir", str(build)], cwd=ROOT, check=True, env=env,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    for function in ("ConnectFunction", "DisconnectFunction", "MessageFunction", "TimerFunction"):
+        shipped = {p.name for p in (build / function).iterdir()}
+        assert {"functions", "engine", "pydantic", "aws_lambda_powertools"} <= shipped
+        assert not {"tests", "frontend", ".venv", "events", "template.yaml"} & shipped
+
+
+def test_make_deploy_builds_deploys_and_publishes_in_that_order():
+    dry = subprocess.run(["make", "-n", "deploy", "STACK=witch-test", "REGION=eu-central-1",
+                          "ALARM_EMAIL=ops@example.com"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout  # fmt: skip
+    steps = ["sam build", "sam deploy --stack-name witch-test --region eu-central-1 "
+             "--parameter-overrides AlarmEmail=ops@example.com",
+             "-m deploy publish --stack witch-test --region eu-central-1"]  # fmt: skip
+    positions = [dry.index(step) for step in steps]
+    assert positions == sorted(positions)
+    destroy = subprocess.run(["make", "-n", "destroy", "STACK=witch-test"], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout  # fmt: skip
+    assert destroy.index("-m deploy empty-bucket --stack witch-test") < destroy.index(
+        "sam delete --stack-name witch-test"
+    )
 
 
 def _default(template: dict, value):
