@@ -19,7 +19,8 @@ export function detectLanguage() {
 }
 
 async function fetchStrings(code) {
-  const response = await fetch(`i18n/${code}.json`);
+  // Relative to this module, not the page: deployed, the assets live under v/<version>/.
+  const response = await fetch(new URL(`../i18n/${code}.json`, import.meta.url));
   if (!response.ok) throw new Error(`no strings for ${code}`);
   return response.json();
 }
