@@ -334,3 +334,12 @@ def test_bad_messages_get_an_error_and_change_nothing_under_moto(cloud):
     message.handler(websocket_event("$default", "MESSAGE", "Cat2") | {"body": "{oops"}, CONTEXT)
     assert cloud.last("Cat2", "error")["message"] == "The message is not valid JSON."
     assert service.current_room(code) == before
+
+
+def test_the_push_pool_fits_in_the_clients_connection_pool():
+    """Issue 11: more post threads than pooled connections make posts wait (and warn)."""
+    with moto_cloud():
+        api = aws._client(
+            "apigatewaymanagementapi", "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"
+        )
+        assert api.meta.config.max_pool_connections >= aws.PUSH_THREADS

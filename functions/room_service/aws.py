@@ -28,6 +28,8 @@ SUBMISSION_TTL_SECONDS = 24 * 3600
 MAX_ITEM_BYTES = 200_000
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
 CONNECTION_TTL_SECONDS = 3 * 3600
+#: Posts run in parallel, one thread each (12 cats: one wave). Every client's connection
+#: pool matches it: botocore's default pool of 10 would make two of twelve posts wait.
 PUSH_THREADS = 12
 
 
@@ -38,8 +40,10 @@ class RoomTooLarge(GameError):
 @cache
 def _client(service: str, endpoint_url: str | None = None):
     import boto3
+    from botocore.config import Config
 
-    return boto3.client(service, endpoint_url=endpoint_url)
+    return boto3.client(service, endpoint_url=endpoint_url,
+                        config=Config(max_pool_connections=PUSH_THREADS))  # fmt: skip
 
 
 def table_name() -> str:
