@@ -19,6 +19,7 @@ concurrency test (`CONCURRENCY_ROUNDS=50 pytest tests/test_handlers_moto.py -k t
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import math
@@ -39,6 +40,7 @@ warnings.filterwarnings("ignore", message="No application metrics to publish")
 from functions import connect, disconnect, message, timer  # noqa: E402
 from functions.room_service import aws, service  # noqa: E402
 from functions.room_service.lambda_app import timer_service as service_of  # noqa: E402
+from local_stack.template import Template  # noqa: E402
 from tests.moto_cloud import moto_cloud  # noqa: E402
 
 #: AWS list prices, us-east-1 / eu-west-1 on-demand, checked November 2026 (USD).
@@ -51,8 +53,19 @@ PRICE = {
     "dynamodb_read_unit": 0.125 / 1e6,
     "sqs_request": 0.40 / 1e6,
     "data_out_gb": 0.09,
+    "log_ingestion_gb": 0.50,
+    "alarm_metric_month": 0.10,
+    "cloudfront_https_request": 0.01 / 10_000,
+    "cloudfront_data_out_gb": 0.085,
 }
-LAMBDA_MEMORY_GB = 256 / 1024  # template.yaml Globals
+LAMBDA_MEMORY_GB = Template.load().function("MessageFunction").memory_mb / 1024
+#: Bytes Lambda itself logs per invocation (START, END and REPORT lines), and API Gateway's
+#: access log line per incoming frame (template.yaml's format, filled in).
+LAMBDA_PLATFORM_LOG_BYTES = 330
+ACCESS_LOG_BYTES = 340
+#: A ping reads the connection (0.5 unit, eventually consistent), the room (1, consistent,
+#: ~2.4 KB) and its step's submissions (1, consistent): 2.5 read units.
+PING_READ_UNITS = 2.5
 #: Real round-trip assumed per AWS call inside a Lambda (moto's in-process time is not it).
 REAL_CALL_MS = {"dynamodb": 6.0, "apigatewaymanagementapi": 12.0, "sqs": 10.0}
 #: A 12-cat game at the table, with a 120 s discussion limit (docs/performance.md).
@@ -215,7 +228,9 @@ def cost(game: dict) -> dict[str, float]:
     billed_ms += heartbeats * math.ceil(mean_ms)
     messages_in = game["invocations"]["message"] + heartbeats
     messages_out = game["posts"] + heartbeats
-    ping_units = heartbeats * 1.0  # a ping loads the room: about one read unit
+    ping_units = heartbeats * PING_READ_UNITS
+    log_bytes = (game["log_bytes"] + invocations * LAMBDA_PLATFORM_LOG_BYTES
+                 + (messages_in + 24) * ACCESS_LOG_BYTES)  # frames, and 12 connects/disconnects  # fmt: skip
     return {
         "Lambda requests": invocations * PRICE["lambda_request"],
         "Lambda duration": billed_ms / 1000 * LAMBDA_MEMORY_GB * PRICE["lambda_gb_second_arm"],
@@ -225,15 +240,43 @@ def cost(game: dict) -> dict[str, float]:
         "DynamoDB reads": (game["all_reads"] + ping_units) * PRICE["dynamodb_read_unit"],
         "SQS requests": game["sqs_sent"] * 3 * PRICE["sqs_request"],  # send, receive, delete
         "Data transfer out": game["post_bytes"] / 1e9 * PRICE["data_out_gb"],
-    }
+        "CloudWatch Logs ingestion": log_bytes / 1e9 * PRICE["log_ingestion_gb"],
+        "CloudFront (client, 12 phones)": 12 * (
+            phone_load()[0] * PRICE["cloudfront_https_request"]
+            + phone_load()[1] / 1e9 * PRICE["cloudfront_data_out_gb"]),
+    }  # fmt: skip
+
+
+@functools.cache
+def phone_load() -> tuple[int, int]:
+    """(requests, bytes) of a phone opening the game: the page, config.json, every script
+    and style, the English strings; gzip-compressed, as CloudFront sends them."""
+    import gzip
+
+    from deploy.frontend import uploads
+
+    loaded = [u for u in uploads("wss://example")
+              if u.key in ("index.html", "config.json")
+              or u.key.endswith((".js", ".mjs", ".css", "/i18n/en.json"))]  # fmt: skip
+    return len(loaded), sum(len(gzip.compress(u.body)) for u in loaded)
+
+
+def alarm_metrics() -> int:
+    """Metrics the template's alarms watch (CloudWatch bills each, monthly)."""
+    alarms = Template.load().of_type("AWS::CloudWatch::Alarm").values()
+    return sum(sum(1 for m in a.get("Metrics", []) if "MetricStat" in m) or 1 for a in alarms)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=3)
     args = parser.parse_args()
-    with contextlib.redirect_stdout(io.StringIO()):  # Powertools prints its metrics (EMF)
-        games = [play_one_game(seed) for seed in range(args.games)]
+    games = []
+    for seed in range(args.games):
+        printed = io.StringIO()  # what the handlers log: Powertools' metrics (EMF) and logs
+        with contextlib.redirect_stdout(printed):
+            games.append(play_one_game(seed))
+        games[-1]["log_bytes"] = len(printed.getvalue().encode())
     print(f"backend benchmark — {args.games} whole 12-cat games through the handlers on moto")
     actions = sum(g["actions"] for g in games)
     ops: Counter = sum((g["ops"] for g in games), Counter())
@@ -263,6 +306,13 @@ def main() -> None:
         print(f"  {item:32s} ${statistics.fmean(c[item] for c in costs):.5f}")
     total = statistics.fmean(sum(c.values()) for c in costs)
     print(f"  {'total':32s} ${total:.5f}  (target <= $0.01)")
+    fixed = alarm_metrics() * PRICE["alarm_metric_month"]
+    print(
+        f"A month (docs/deploy.md): {alarm_metrics()} alarm metrics ${fixed:.2f} "
+        "(the free tier's first 10 not deducted), plus per game:"
+    )
+    for count in (10, 1_000, 100_000):
+        print(f"  {count:>7,} games  ${fixed + count * total:,.2f}")
 
 
 if __name__ == "__main__":
