@@ -47,9 +47,11 @@ def _print_qr(url: str, out) -> None:
 
 def empty_bucket(session, stack: str, out=sys.stdout) -> int:
     """Deletes every object (and every version, should versioning be turned on)."""
+    from botocore.exceptions import ClientError
+
     try:
         outputs = stack_outputs(session.client("cloudformation"), stack)
-    except session.client("cloudformation").exceptions.ClientError as error:
+    except ClientError as error:
         if "does not exist" in str(error):
             print(f"No stack {stack}: nothing to empty.", file=out)
             return 0
