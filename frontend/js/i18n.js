@@ -30,11 +30,13 @@ export async function loadLanguage(code = detectLanguage()) {
   try {
     strings = code === "en" ? fallback : await fetchStrings(code);
     language = code;
+    localStorage.setItem(STORAGE, language);
   } catch {
+    // English for now, but not remembered: a reload right after choosing aborts the fetch,
+    // and that must not overwrite the player's choice.
     strings = fallback;
     language = "en";
   }
-  localStorage.setItem(STORAGE, language);
   document.documentElement.lang = language;
 }
 
