@@ -10,6 +10,8 @@
 - Limits that shape real bugs: a frame over 32 KB closes with 1009; 10 minutes without
   a frame from the client, or 2 hours in all, close with 1001.
 - ``/`` serves frontend/ and ``/config.json`` tells it where the WebSocket is.
+- A fault to inject (``throttle``): the next N client frames (pings aside) are dropped and
+  answered as API Gateway answers a throttled frame.
 """
 
 import asyncio
@@ -60,6 +62,7 @@ class GatewayStats:
     posts: int = 0
     gone: int = 0
     lambda_errors: int = 0
+    throttled: int = 0
 
 
 def new_connection_id() -> str:
@@ -91,6 +94,14 @@ class Gateway:
         #: Called with every message posted to a connection (the bot seating watches them).
         self.observers: list[Callable[[bytes], None]] = []
         self._tasks: set[asyncio.Task] = set()
+        self._throttle_frames = 0  # the next frames (pings aside) to answer as throttled
+
+    def throttle(self, frames: int) -> None:
+        """Answer the next ``frames`` client frames that are not pings, from any connection,
+        with API Gateway's throttle frame instead of invoking the Lambda (0 stops it).
+        Real API Gateway throttles pings too; letting them through keeps a test
+        deterministic (a phone's ping on connect or wake-up would take the fault instead)."""
+        self._throttle_frames = max(0, frames)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=POST_LIMIT + 1)
@@ -187,6 +198,14 @@ class Gateway:
                 data = base64.b64encode(data).decode()
         route = self._select_route(data)
         event = self._event(request, route, "MESSAGE", connection, body=data)
+        if self._throttle_frames and not self._is_ping(data):
+            # API Gateway drops a throttled frame and tells the phone only this (no `type`).
+            self._throttle_frames -= 1
+            self.stats.throttled += 1
+            await self._send(connection, {"message": "Too Many Requests",
+                                          "connectionId": connection.id,
+                                          "requestId": event["requestContext"]["requestId"]})  # fmt: skip
+            return
         if route not in self.routes:
             await self._send(connection, {"message": "Forbidden", "connectionId": connection.id,
                                           "requestId": event["requestContext"]["requestId"]})  # fmt: skip
@@ -198,6 +217,13 @@ class Gateway:
             await self._send(connection, {"message": "Internal server error",
                                           "connectionId": connection.id,
                                           "requestId": event["requestContext"]["requestId"]})  # fmt: skip
+
+    @staticmethod
+    def _is_ping(body: str) -> bool:
+        try:
+            return json.loads(body).get("action") == "ping"
+        except (ValueError, AttributeError):
+            return False
 
     def _select_route(self, body: str) -> str:
         try:

@@ -80,6 +80,7 @@ class LocalStack:
         app = self.gateway.app()
         app.router.add_get("/local/stats", self.stats)
         app.router.add_post("/local/timers/{state:pause|resume}", self.timers_control)
+        app.router.add_post("/local/faults/throttle", self.throttle_control)
         self.gateway.observers.append(self._on_post)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
@@ -159,6 +160,16 @@ class LocalStack:
             else:
                 poller.resume()
         return web.json_response({"timers": request.match_info["state"]})
+
+    async def throttle_control(self, request: web.Request) -> web.Response:
+        """Fault tests: ``?frames=N`` (default 1) answers the next N client frames that are
+        not pings as API Gateway answers a throttled frame, and drops them (0 cancels)."""
+        try:
+            frames = int(request.query.get("frames", "1"))
+        except ValueError:
+            return web.json_response({"error": "frames must be a whole number"}, status=400)
+        self.gateway.throttle(frames)
+        return web.json_response({"throttle": {"frames": max(0, frames)}})
 
     async def stats(self, request: web.Request) -> web.Response:
         """What an operator (or a test) wants to know about the local stack."""

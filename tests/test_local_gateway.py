@@ -147,6 +147,29 @@ def test_a_failed_handler_tells_the_phone_like_api_gateway():
     assert {"connectionId", "requestId"} <= reply.keys()
 
 
+def test_the_throttle_fault_answers_the_next_frames_like_api_gateway_and_spares_pings():
+    async def test(gateway, lambdas, port, session):
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        gateway.throttle(2)
+        replies = []
+        for body in ('{"action": "ping"}', '{"action": "ready"}', '{"action": "vote"}'):
+            await socket.send_str(body)
+            if body != '{"action": "ping"}':
+                replies.append(json.loads((await socket.receive(timeout=5)).data))
+        await socket.send_str('{"action": "ready"}')  # the fault is used up
+        await until(lambda: lambdas.routes().count("$default") == 2)
+        bodies = [
+            e["body"] for e in lambdas.events if e["requestContext"]["routeKey"] == "$default"
+        ]
+        return replies, bodies, gateway.stats.throttled
+
+    replies, bodies, throttled = run_gateway(test)
+    assert [reply["message"] for reply in replies] == ["Too Many Requests"] * 2
+    assert all(reply.keys() == {"message", "connectionId", "requestId"} for reply in replies)
+    assert bodies == ['{"action": "ping"}', '{"action": "ready"}']  # the throttled two dropped
+    assert throttled == 2
+
+
 def test_the_management_api_reaches_sockets_through_boto3_and_answers_410_when_gone():
     async def test(gateway, lambdas, port, session):
         socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")

@@ -32,12 +32,18 @@ async function main() {
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
   connection = new Connection(url, {
     seat: () => app.seat,
+    step: () => stepKey(app.view),
     onMessage: onMessage,
     onState: () => renderStatus(), // the screen itself changes only with a message
     onSeatRefused: () => { forgetSeat(); app.error = t("seat_lost"); render(); },
+    // A move the server did not take, twice (throttled, or its Lambda failed): say so.
+    onSendFailed: () => { app.error = t("not_sent"); announce(app.error); render(); },
   });
   connection.open();
   setInterval(renderStatus, 1000);
+  // An error sticks just under the status bar (css: main > .error), whatever its height.
+  new ResizeObserver(() => document.body.style.setProperty("--status-height", `${statusBar.offsetHeight}px`))
+    .observe(statusBar);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { connection.wake(); keepAwake(); } });
   window.addEventListener("online", () => connection.wake());
   render();
@@ -58,8 +64,6 @@ function onMessage(message) {
     app.error = message.message;
     if (message.code === "kicked") { forgetSeat(); app.error = t("kicked"); }
     announce(message.message);
-  } else if (message.message) { // API Gateway's own errors ("Internal server error")
-    app.error = message.message;
   } else return; // a pong: nothing on the screen changes
   render();
 }
@@ -102,7 +106,7 @@ function render() {
   Object.assign(screen.dataset, { phase: v ? v.phase : "home", seq: app.seq ?? "", turn: String(Boolean(v && v.your_turn)) });
   renderFooter();
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // keep the player's place
-  const key = v ? `${v.phase}/${v.day ?? ""}/${(v.today?.proposals || []).length}` : "home";
+  const key = stepKey(v);
   if (key !== app.lastPhaseKey) {
     app.lastPhaseKey = key;
     app.draft = {};
@@ -113,6 +117,11 @@ function render() {
   const myTurn = Boolean(v && v.your_turn);
   if (myTurn && !app.wasMyTurn && navigator.vibrate) navigator.vibrate(120);
   app.wasMyTurn = myTurn;
+}
+
+// One key per step a player acts in (a new proposal is a new approval step).
+function stepKey(v) {
+  return v ? `${v.phase}/${v.day ?? ""}/${(v.today?.proposals || []).length}` : "home";
 }
 
 function renderStatus() {

@@ -3,16 +3,31 @@
 const HEARTBEAT_MS = 4 * 60 * 1000;
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 const GIVE_UP_SEAT_AFTER = 4; // refused reconnects in a row: the room or seat is gone
+// What the server sends. API Gateway answers a frame it throttled, or whose Lambda failed,
+// with {"message": "Too Many Requests" | "Internal server error", "connectionId", "requestId"}:
+// no `type`, and nothing that says which frame. A frame of no known type is such a failure.
+const KNOWN_TYPES = new Set(["view", "joined", "error", "pong"]);
+// A failed move is sent once more after about a second; the jitter keeps a table of phones
+// throttled together from all retrying in the same instant (and being throttled again).
+const RETRY_MS = 1000;
+const RETRY_JITTER_MS = 500;
+// A failure frame this long after the last move is not about it (the Lambda's timeout is
+// 10 s): it answers a heartbeat ping, which needs no retry, since the heartbeat repeats.
+// Retrying an old move there would only earn "You are already Ready."
+const MOVE_ANSWER_MS = 30 * 1000;
 
 export class Connection {
-  constructor(url, { seat, onMessage, onState, onSeatRefused }) {
-    Object.assign(this, { url, seat, onMessage, onState, onSeatRefused });
+  // step(): which step the screen is at; a move is retried only while that step lasts.
+  // onSendFailed(message): a move failed twice; the player must hear of it.
+  constructor(url, { seat, step, onMessage, onState, onSeatRefused, onSendFailed }) {
+    Object.assign(this, { url, seat, step, onMessage, onState, onSeatRefused, onSendFailed });
     this.socket = null;
     this.state = "connecting";
     this.seq = -1;
     this.queue = [];
     this.failures = 0;
     this.timer = null;
+    this.lastMove = null; // {message, step, at, retried}: the newest message that is not a ping
     setInterval(() => this.ping(), HEARTBEAT_MS);
   }
 
@@ -33,7 +48,8 @@ export class Connection {
     };
     socket.onmessage = (event) => {
       let message;
-      try { message = JSON.parse(event.data); } catch { return; }
+      try { message = JSON.parse(event.data); } catch { message = {}; }
+      if (!KNOWN_TYPES.has(message.type)) { this.moveFailed(); return; }
       if (message.type === "view") {
         if (message.seq < this.seq) return; // an older view arriving late
         this.seq = message.seq;
@@ -59,8 +75,31 @@ export class Connection {
   }
 
   send(message) {
+    this.lastMove = { message, step: this.step(), at: Date.now(), retried: false };
+    this.transmit(message);
+  }
+
+  transmit(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
     else { this.queue.push(message); this.open(); }
+  }
+
+  // The server did not take a frame: take it to be the last move (see KNOWN_TYPES). Send it
+  // once more; if that fails too, tell the player rather than lose the move in silence.
+  moveFailed() {
+    const move = this.lastMove;
+    if (!move || this.isStale(move)) return; // a ping's failure, or a move for an ended step
+    if (move.retried) { this.lastMove = null; this.onSendFailed(move.message); return; }
+    move.retried = true;
+    setTimeout(() => {
+      if (this.lastMove !== move || this.isStale(move)) return; // a newer move replaced it
+      move.at = Date.now();
+      this.transmit(move.message);
+    }, RETRY_MS + Math.random() * RETRY_JITTER_MS);
+  }
+
+  isStale(move) {
+    return Date.now() - move.at > MOVE_ANSWER_MS || this.step() !== move.step;
   }
 
   ping() {
