@@ -9,19 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from tests.local_stack_process import LocalStackProcess
-from tests.ui_table import ARTIFACTS, CHROMIUM, FLAGS, LOCALES, PHONE
+from tests.ui_table import ARTIFACTS, LOCALES
 
 I18N = Path(__file__).resolve().parent.parent / "frontend" / "i18n"
-
-
-@pytest.fixture(scope="module")
-def stack():
-    process = LocalStackProcess("--bots", "4", "--think", "0.05-0.2")
-    yield process
-    process.interrupt()
 
 
 @pytest.fixture(autouse=True)
@@ -29,26 +21,6 @@ def no_fault_left(stack):
     """A failed test may leave throttled frames unused: they must not reach the next one."""
     yield
     stack.post("/local/faults/throttle?frames=0")
-
-
-@pytest.fixture
-def phones():
-    """Opens a phone-sized page in the browser's language ``locale``; a script error fails
-    the test."""
-    assert Path(CHROMIUM).exists(), "apt-get install -y chromium (see .ci/run)"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        errors: list[str] = []
-
-        def open_phone(locale: str = "en-GB"):
-            page = browser.new_context(viewport=PHONE, has_touch=True, locale=locale).new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            return page
-
-        yield open_phone
-        browser.close()
-        assert errors == [], errors
 
 
 def _strings(language: str) -> dict[str, str]:

@@ -189,38 +189,26 @@ class _BucketSite(BaseHTTPRequestHandler):
         pass
 
 
-def test_the_published_client_boots_from_its_versioned_assets_and_plays():
+def test_the_published_client_boots_from_its_versioned_assets_and_plays(stack, phones):
     """The published layout in Chromium: the page loads its versioned scripts, styles
     and strings, reads config.json, and creates a room on the WebSocket it names (here
     the local stack's)."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    from tests.local_stack_process import LocalStackProcess
-    from tests.ui_table import CHROMIUM, FLAGS, PHONE
-
-    stack = LocalStackProcess("--bots", "4", "--think", "0.05-0.2")
+    published = uploads(stack.websocket_url)
+    _BucketSite.objects = {u.key: (u.body, u.content_type) for u in published}
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _BucketSite)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        published = uploads(stack.websocket_url)
-        _BucketSite.objects = {u.key: (u.body, u.content_type) for u in published}
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _BucketSite)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        site = f"http://127.0.0.1:{server.server_address[1]}"
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            page = browser.new_context(viewport=PHONE, locale="uk-UA").new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            fetched: list[str] = []
-            page.on("response", lambda r: fetched.append(f"{r.status} {r.url}"))
-            page.goto(site + "/")
-            page.fill("#name", "Zoe")
-            strings = json.loads((FRONTEND / "i18n" / "uk.json").read_text())
-            page.get_by_role("button", name=strings["create_room"], exact=True).click()
-            expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
-            browser.close()
-        server.shutdown()
+        page = phones("uk-UA")
+        fetched: list[str] = []
+        page.on("response", lambda r: fetched.append(f"{r.status} {r.url}"))
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/")
+        page.fill("#name", "Zoe")
+        strings = json.loads((FRONTEND / "i18n" / "uk.json").read_text())
+        page.get_by_role("button", name=strings["create_room"], exact=True).click()
+        expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
     finally:
-        stack.interrupt()
-    assert errors == []
+        server.shutdown()
     assert not [line for line in fetched if not line.startswith(("200", "101"))], fetched
     assert any("/v/" in line and line.endswith("/i18n/uk.json") for line in fetched), fetched
