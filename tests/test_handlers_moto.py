@@ -175,7 +175,7 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
     # one invocation per process at a time; this test is about DynamoDB: count nothing.
     monkeypatch.setattr(lambda_app.PowertoolsMetrics, "count", lambda self, name, value=1: None)
 
-    from functions.room_service.model import Room, Seat, hash_token
+    from functions.room_service.model import Binding, Room, Seat, hash_token
 
     service = lambda_app.timer_service()
     store = service.ports.store
@@ -188,7 +188,8 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
         ]
         assert store.create(Room(code=code, host=game.host, seats=seats, game=game, version=1))
         for seat in seats:
-            service.ports.connections.bind(seat.connection, code, seat.name)
+            service.ports.connections.bind(seat.connection,
+                                           Binding(code, seat.name, seat.token_hash))  # fmt: skip
         voters = [c.name for c in game.humans()]
         writes_before = store.writes
         barrier = threading.Barrier(len(voters))

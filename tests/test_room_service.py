@@ -132,7 +132,6 @@ def test_reconnect_with_the_token_returns_the_same_seat_and_view_in_every_step()
         fresh = h.view(f"bo-{step}")
         assert fresh["you"] == "Bo"
         assert fresh == view_for(h.room(), "Bo")
-        h.connections.bind("Bo", h.code, "Bo")  # keep the harness's name-keyed phone
         h.service.connect("Bo", h.code, h.tokens["Bo"])
         h.send("Bo", action="ping")  # a reconnected phone pings first (docs/protocol.md)
         _one_move(h, names)

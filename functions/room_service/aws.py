@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.errors import GameError
 
-from .model import Room, Submission
+from .model import Binding, Room, Submission
 
 #: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); a seat's pending moves in a
 #: step are (ROOM#<code>, SUB#<step>#<seat>), beside their room; a connection is
@@ -197,20 +197,25 @@ class DynamoConnections:
         self.table = table or table_name()
         self.clock = clock or time.time
 
-    def bind(self, connection_id: str, room: str, seat: str) -> None:
+    def bind(self, connection_id: str, binding: Binding) -> None:
         expires = int(self.clock()) + CONNECTION_TTL_SECONDS
         _client("dynamodb").put_item(TableName=self.table, Item={
-            **_connection_key(connection_id), "room": {"S": room}, "seat": {"S": seat},
+            **_connection_key(connection_id), "room": {"S": binding.room},
+            "seat": {"S": binding.seat}, "token_hash": {"S": binding.token_hash},
             "expires_at": {"N": str(expires)},
         })  # fmt: skip
 
-    def lookup(self, connection_id: str) -> tuple[str, str] | None:
+    def lookup(self, connection_id: str) -> Binding | None:
         item = (
             _client("dynamodb")
             .get_item(TableName=self.table, Key=_connection_key(connection_id))
             .get("Item")
         )
-        return (item["room"]["S"], item["seat"]["S"]) if item else None
+        if not item:
+            return None
+        # An item written before bindings carried the token proves nothing: it holds no seat.
+        token_hash = item.get("token_hash", {}).get("S", "")
+        return Binding(item["room"]["S"], item["seat"]["S"], token_hash)
 
     def unbind(self, connection_id: str) -> None:
         _client("dynamodb").delete_item(TableName=self.table, Key=_connection_key(connection_id))

@@ -3,7 +3,7 @@
 import threading
 from typing import Any
 
-from .model import Room, Submission
+from .model import Binding, Room, Submission
 
 
 class MemoryRoomStore:
@@ -72,12 +72,12 @@ class MemoryRoomStore:
 
 class MemoryConnections:
     def __init__(self) -> None:
-        self.bound: dict[str, tuple[str, str]] = {}
+        self.bound: dict[str, Binding] = {}
 
-    def bind(self, connection_id: str, room: str, seat: str) -> None:
-        self.bound[connection_id] = (room, seat)
+    def bind(self, connection_id: str, binding: Binding) -> None:
+        self.bound[connection_id] = binding
 
-    def lookup(self, connection_id: str) -> tuple[str, str] | None:
+    def lookup(self, connection_id: str) -> Binding | None:
         return self.bound.get(connection_id)
 
     def unbind(self, connection_id: str) -> None:

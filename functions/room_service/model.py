@@ -2,6 +2,7 @@
 
 import hashlib
 import secrets
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -49,9 +50,33 @@ class Room(BaseModel):
             (seat for seat in self.seats if secrets.compare_digest(seat.token_hash, digest)), None
         )
 
+    def revoke_token(self, seat: Seat) -> None:
+        """A seat that stays (a cat who left mid-game plays on as Away, §9) but that no
+        token opens any more: every connection bound to it, spare sockets too, is let go."""
+        seat.token_hash = REVOKED_TOKEN_HASH
+
     @property
     def started(self) -> bool:
         return self.game is not None
+
+
+#: No token hashes to this (a SHA-256 hex digest has 64 hex digits).
+REVOKED_TOKEN_HASH = "revoked"
+
+
+class Binding(NamedTuple):
+    """What a connection proved: the token (by its hash) of a named seat in a room.
+
+    It speaks for that seat only while the seat still has that token. Leaving, a kick
+    or a new join under the same name changes or removes the seat's token, so every
+    older binding (a spare socket opened with the old token) speaks for nobody."""
+
+    room: str
+    seat: str
+    token_hash: str
+
+    def holds(self, seat: Seat | None) -> bool:
+        return seat is not None and secrets.compare_digest(seat.token_hash, self.token_hash)
 
 
 def new_code() -> str:

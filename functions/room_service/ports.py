@@ -2,7 +2,7 @@
 
 from typing import Any, Protocol
 
-from .model import Room, Submission
+from .model import Binding, Room, Submission
 
 
 class RoomStore(Protocol):
@@ -28,11 +28,12 @@ class RoomStore(Protocol):
 
 
 class Connections(Protocol):
-    """connection id → (room code, seat name). Seat → connection lives in the room."""
+    """connection id → the seat and token it proved (a Binding). Seat → connection lives
+    in the room; the service checks the binding against the room on every message."""
 
-    def bind(self, connection_id: str, room: str, seat: str) -> None: ...
+    def bind(self, connection_id: str, binding: Binding) -> None: ...
 
-    def lookup(self, connection_id: str) -> tuple[str, str] | None: ...
+    def lookup(self, connection_id: str) -> Binding | None: ...
 
     def unbind(self, connection_id: str) -> None: ...
 

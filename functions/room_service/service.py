@@ -33,6 +33,7 @@ from . import protocol
 from .model import (
     HOST_GRACE_SECONDS,
     ROOM_TTL_SECONDS,
+    Binding,
     Room,
     Seat,
     Submission,
@@ -154,7 +155,7 @@ class RoomService:
         # The seat is not taken over here: API Gateway answers 410 to posts while $connect
         # runs, and a push from another cat's move would then free the seat again. The
         # connection takes its seat with its first message (the phone pings at once).
-        self.ports.connections.bind(connection_id, code, seat.name)
+        self.ports.connections.bind(connection_id, Binding(code, seat.name, seat.token_hash))
 
     def disconnect(self, connection_id: str) -> None:
         """``$disconnect`` (best effort): free the seat's connection; start the host's grace."""
@@ -162,7 +163,7 @@ class RoomService:
         self.ports.connections.unbind(connection_id)
         if where is None:
             return
-        code, name = where
+        code, name, _ = where
 
         def drop(room: Room) -> Change:
             seat = room.seat(name)
@@ -214,13 +215,13 @@ class RoomService:
         if isinstance(parsed, Join):
             self._join(connection_id, parsed)
             return
-        where = self.ports.connections.lookup(connection_id)
-        if where is None:
+        binding = self.ports.connections.lookup(connection_id)
+        if binding is None:
             if isinstance(parsed, Ping):
                 self._send(connection_id, {**protocol.PONG, "seq": None})
                 return
             raise IllegalAction("Create or join a room first.")
-        code, name = where
+        code, name, _ = binding
         self.ports.metrics.context(code, name)
         handlers: dict[type, Callable[[Room, str, str, Any], Change]] = {
             Leave: self._leave, ChangeSettings: self._settings, Reorder: self._reorder,
@@ -229,33 +230,45 @@ class RoomService:
         }  # fmt: skip
         handler = handlers[type(parsed)]
 
-        def seated(room: Room) -> Change:
-            seat = room.seat(name)
-            if seat is not None and seat.connection != connection_id:
+        def as_seat(room: Room, seated: bool = True) -> Change:
+            seat = self._bound_seat(room, binding)
+            if seated and seat.connection != connection_id:
                 raise _NotSeated
             return handler(room, name, connection_id, parsed)
 
         try:
-            change = self._update(code, seated)
-        except _NotSeated:  # a reconnected phone's first message: take the seat, then act
-            self._take_seat(code, name, connection_id)
-            change = self._update(code, lambda room: handler(room, name, connection_id, parsed))
+            try:
+                change = self._update(code, as_seat)
+            except _NotSeated:  # a reconnected phone's first message: take the seat, then act
+                self._take_seat(binding, connection_id)
+                change = self._update(code, lambda room: as_seat(room, seated=False))
+        except _Unseated:
+            # A socket left over from a seat that was let go: it speaks for nobody now, and
+            # without its binding it may create or join like a new phone.
+            self.ports.connections.unbind(connection_id)
+            raise IllegalAction("You no longer have a seat in this room.", "§10") from None
         if isinstance(parsed, Leave | Kick):
             for gone in change.result or []:
                 self.ports.connections.unbind(gone)
 
-    def _take_seat(self, code: str, name: str, connection_id: str) -> None:
+    @staticmethod
+    def _bound_seat(room: Room, binding: Binding) -> Seat:
+        """The seat ``binding`` speaks for, if that seat still has the token it proved."""
+        seat = room.seat(binding.seat)
+        if not binding.holds(seat):
+            raise _Unseated
+        return seat
+
+    def _take_seat(self, binding: Binding, connection_id: str) -> None:
         """Bind the seat to this (reconnected) connection; the older one is let go."""
 
         def take(room: Room) -> Change:
-            seat = room.seat(name)
-            if seat is None:
-                raise IllegalAction("You no longer have a seat in this room.", "§10")
+            seat = self._bound_seat(room, binding)
             replaced = seat.connection
             seat.connection, seat.disconnected_at = connection_id, None
             return Change(result=replaced)
 
-        replaced = self._update(code, take).result
+        replaced = self._update(binding.room, take).result
         if replaced and replaced != connection_id:
             self.ports.connections.unbind(replaced)
 
@@ -264,17 +277,18 @@ class RoomService:
         if self.ports.connections.lookup(connection_id):
             raise IllegalAction("This connection is already in a room.")
         token = new_token()
+        token_hash = hash_token(token)
         for _ in range(MAX_CODE_ATTEMPTS):
             room = Room(
                 code=new_code(), host=msg.name, settings=msg.settings, version=1, seq=1,
-                seats=[Seat(name=msg.name, token_hash=hash_token(token), connection=connection_id)],
+                seats=[Seat(name=msg.name, token_hash=token_hash, connection=connection_id)],
                 expires_at=int(self.clock()) + ROOM_TTL_SECONDS,
             )  # fmt: skip
             if self.ports.store.create(room):
                 break
         else:
             raise Busy("Could not find a free room code; try again.")
-        self.ports.connections.bind(connection_id, room.code, msg.name)
+        self.ports.connections.bind(connection_id, Binding(room.code, msg.name, token_hash))
         self.ports.metrics.count("RoomsCreated")
         self._send(connection_id, protocol.joined_message(room.code, msg.name, token))
         self._push_views(room)
@@ -283,6 +297,7 @@ class RoomService:
         if self.ports.connections.lookup(connection_id):
             raise IllegalAction("This connection is already in a room.")
         token = new_token()
+        token_hash = hash_token(token)
         code = normalise_code(msg.room)
 
         def join(room: Room) -> Change:
@@ -292,14 +307,12 @@ class RoomService:
                 raise IllegalAction("That name is taken in this room; choose another.", "§10")
             if len(room.seats) >= MAX_PLAYERS:
                 raise IllegalAction(f"The room is full ({MAX_PLAYERS} cats).", "§10")
-            room.seats.append(
-                Seat(name=msg.name, token_hash=hash_token(token), connection=connection_id)
-            )
+            room.seats.append(Seat(name=msg.name, token_hash=token_hash, connection=connection_id))
             joined = protocol.joined_message(room.code, msg.name, token)
             return Change(direct=[(connection_id, joined)])
 
         self._update(code, join)
-        self.ports.connections.bind(connection_id, code, msg.name)
+        self.ports.connections.bind(connection_id, Binding(code, msg.name, token_hash))
 
     def _host_only(self, room: Room, name: str, what: str) -> None:
         if room.host != name:
@@ -317,6 +330,7 @@ class RoomService:
                 room.expires_at = int(self.clock())  # nobody left: let TTL take it
         else:
             seat.connection, seat.disconnected_at = None, self.clock()
+            room.revoke_token(seat)
         if room.host == name:
             self._pass_host(room)
         change = Change(result=[connection_id])
@@ -652,7 +666,7 @@ class RoomService:
             where = self.ports.connections.lookup(connection)
             self.ports.connections.unbind(connection)
             if where:
-                self._forget(where[0], [connection])
+                self._forget(where.room, [connection])
 
     def _forget(self, code: str, gone: list[str]) -> None:
         """410 on a push: that connection is gone; free its seat and never fail the request."""
@@ -715,6 +729,10 @@ class _Orphaned(Exception):
 
 class _NotSeated(Exception):
     """The seat is bound to another connection than the one speaking (see connect)."""
+
+
+class _Unseated(Exception):
+    """The connection's seat was let go (left, kicked, or another cat has its name)."""
 
 
 @dataclass
