@@ -4,7 +4,8 @@ store, and never crash the handler (any exception but the service's own refusal 
 
 Kinds: bad JSON and non-object JSON, frames over the 4 KB cap, deep nesting, wrong field
 types, actions naming another seat, actions of the wrong step, stale actions replayed
-from earlier in the game (this phone's and others'), unknown actions, timers from a phone.
+from earlier in the game (this phone's and others'), unknown actions, timers from a phone,
+moves carrying a `type` that would rename them (issue 18).
 `FUZZ_EXAMPLES` sets the count (default 1,200).
 """
 
@@ -16,6 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.catch_the_witch.actions import ACTION_TYPES
+from functions.room_service.names import NAME_REFUSALS
 from functions.room_service.protocol import GAME_ACTIONS, ROOM_ACTIONS
 from tests.service_harness import Harness
 
@@ -90,8 +93,11 @@ unknown = st.text(min_size=1, max_size=30).filter(
 ).map(lambda a: _dump({"action": a}))  # fmt: skip
 no_action = json_values.filter(lambda v: isinstance(v, dict) and "action" not in v).map(_dump)
 timers = st.just(_dump({"action": "timeout"}))
+renamed = st.builds(lambda m, kind: _dump({**m, "type": kind}),
+                    st.sampled_from(SENT) if SENT else st.just({"action": "ok"}),
+                    st.sampled_from(ACTION_TYPES))  # fmt: skip
 hostile = st.one_of(bad_json, non_objects, huge, deep, wrong_types, as_another_seat,
-                    stale_replays, unknown, no_action, timers)  # fmt: skip
+                    stale_replays, unknown, no_action, timers, renamed)  # fmt: skip
 
 
 def _snapshot(h: Harness):
@@ -111,7 +117,8 @@ def test_every_hostile_frame_gets_an_error_and_changes_nothing(frame):
     JUDGED.append(frame)
     replies = h.messages(FUZZER)[counts[FUZZER] :]
     assert [m["type"] for m in replies] == ["error"], (frame[:200], replies)
-    assert replies[0]["message"] and replies[0]["code"] in ("invalid_action", "illegal_action")
+    codes = ("invalid_action", "illegal_action", *NAME_REFUSALS)  # a "name" field is checked
+    assert replies[0]["message"] and replies[0]["code"] in codes
     assert _snapshot(h) == before, frame[:200]
     assert all(len(h.messages(n)) == counts[n] for n in OTHERS), "another phone was disturbed"
 

@@ -7,6 +7,8 @@ import { ICONS } from "./icons.js";
 import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), see frontend/vendor/README.md
 
 const SEAT_KEY = "ctw.seat"; // {room, token, name}: a reload keeps the seat
+// Error codes of functions/room_service/names.py, each a key of frontend/i18n/*.json.
+const NAME_REFUSALS = ["name_blank", "name_too_long", "name_characters", "name_taken"];
 
 const app = {
   view: null,      // the newest view (lobby or game)
@@ -61,9 +63,10 @@ function onMessage(message) {
     history.replaceState(null, "", `?room=${message.room}`);
     keepAwake();
   } else if (message.type === "error") {
-    app.error = message.message;
+    // A refused name is what a newcomer meets first: say why in their language.
+    app.error = NAME_REFUSALS.includes(message.code) ? t(message.code) : message.message;
     if (message.code === "kicked") { forgetSeat(); app.error = t("kicked"); }
-    announce(message.message);
+    announce(app.error);
   } else return; // a pong: nothing on the screen changes
   render();
 }

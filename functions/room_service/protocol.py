@@ -2,7 +2,9 @@
 
 Client → server: ``{"action": NAME, ...}``. NAME is a room action (below) or a
 RULES §12 game action (``vote``, ``play_card`` …, never ``timeout``). The acting
-cat is the connection's seat; a ``player`` field naming anyone else is refused.
+cat is the connection's seat; a ``player`` field naming anyone else is refused. ``action``
+is the only field that names the action: a client ``type`` is refused, never passed on.
+Names a phone asks for are cleaned or refused by names.clean_name (codes ``name_*``).
 
 Server → client: ``{"type": "view", "seq": n, "view": {...}}`` (the whole current
 view), ``{"type": "joined", "room": CODE, "name": NAME, "token": TOKEN}`` (keep the
@@ -13,16 +15,29 @@ token to reconnect), ``{"type": "error", "code": ..., "message": ...}``,
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 from engine.catch_the_witch import Settings, parse_action
 from engine.catch_the_witch.actions import ACTION_TYPES, NAME_MAX, Action, readable_error
 from engine.errors import InvalidAction
+from functions.room_service.names import clean_name
 
 #: Largest message a client may send (API Gateway allows 128 KB; nothing here needs 4).
 MAX_MESSAGE_BYTES = 4096
 
+#: A seated cat's name, as the room has it (kick, hand over, reorder).
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_MAX)]
+#: A name a phone asks for (create, join): cleaned or refused by names.clean_name, whose
+#: NameRefused (not a ValueError) passes through pydantic with its own error code.
+NewName = Annotated[str, AfterValidator(clean_name)]
 RoomCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=4, max_length=8)]
 
 
@@ -32,14 +47,14 @@ class _Message(BaseModel):
 
 class CreateRoom(_Message):
     action: Literal["create_room"]
-    name: Name
+    name: NewName
     settings: Settings = Field(default_factory=Settings)
 
 
 class Join(_Message):
     action: Literal["join"]
     room: RoomCode
-    name: Name
+    name: NewName
 
 
 class Leave(_Message):
@@ -114,6 +129,10 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
         raise InvalidAction("The message is nested too deeply.") from exc
     if not isinstance(data, dict):
         raise InvalidAction("A message must be a JSON object with an 'action'.")
+    # One field names the action: a "type" would rename a move (to "timeout", say) for the
+    # engine, whose actions are named by "type"; no client message may carry one.
+    if "type" in data:
+        raise InvalidAction("A message names its action in 'action' only; drop 'type'.")
     name = data.get("action")
     if name in ROOM_ACTIONS:
         try:
@@ -122,7 +141,10 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
             raise InvalidAction(readable_error(exc, name)) from exc
     if name in GAME_ACTIONS:
         fields = {key: value for key, value in data.items() if key != "action"}
-        return GameMove(move=parse_action({"type": name, **fields}))
+        move = parse_action({**fields, "type": name})
+        if move.type != name:  # never: the line above sets it; kept as the guarantee
+            raise InvalidAction(f"Unknown action {str(name)[:30]!r}.")
+        return GameMove(move=move)
     if name == "timeout":
         raise InvalidAction("Timers are the server's job.")
     if name is None:
