@@ -195,7 +195,6 @@ def test_an_exact_duplicate_is_still_refused():
     assert "name is taken" in h.error("late")["message"]
 
 
-@pytest.mark.xfail(strict=True, reason="service.py join uses names_clash: applied by the lead")
 @pytest.mark.parametrize("name", ["Bоb", "BOB", "B0b", "Ｂｏｂ"])
 def test_joining_under_a_confusable_of_a_seated_name_is_refused(name):
     h = Harness()

@@ -42,6 +42,7 @@ from .model import (
     new_token,
     normalise_code,
 )
+from .names import NameTaken, names_clash
 from .ports import Connections, Metrics, Pusher, RoomStore, Timers
 from .protocol import (
     ChangeSettings,
@@ -303,8 +304,8 @@ class RoomService:
         def join(room: Room) -> Change:
             if room.started:
                 raise IllegalAction("The game has already started.", "§10")
-            if room.seat(msg.name):
-                raise IllegalAction("That name is taken in this room; choose another.", "§10")
+            if any(names_clash(seat.name, msg.name) for seat in room.seats):
+                raise NameTaken()
             if len(room.seats) >= MAX_PLAYERS:
                 raise IllegalAction(f"The room is full ({MAX_PLAYERS} cats).", "§10")
             room.seats.append(Seat(name=msg.name, token_hash=token_hash, connection=connection_id))
