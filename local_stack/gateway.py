@@ -6,7 +6,10 @@
   close becomes ``$disconnect``.
 - ``POST|GET|DELETE /<stage>/@connections/<id>``: the management API the handlers'
   boto3 calls reach (410 GoneException for a connection that is closed or still in
-  ``$connect``).
+  ``$connect``). It and every ``/local/`` path (the stack's control endpoints) answer
+  only this computer (a loopback source address), 403 to anyone else: ``make dev``
+  listens on every interface for the phones, and the LAN must not push to sockets or
+  pause timers.
 - Limits that shape real bugs: a frame over 32 KB closes with 1009; 10 minutes without
   a frame from the client, or 2 hours in all, close with 1001.
 - ``/`` serves frontend/ and ``/config.json`` tells it where the WebSocket is.
@@ -16,8 +19,10 @@
 
 import asyncio
 import base64
+import ipaddress
 import json
 import secrets
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,7 +34,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from events.generate import websocket_event
 
-from .lambdas import LocalLambdas
+from .lambdas import Invocation, LocalLambdas
 from .template import Function
 
 FRAME_LIMIT = 32 * 1024  # API Gateway WebSocket frame size
@@ -63,12 +68,25 @@ class GatewayStats:
     gone: int = 0
     lambda_errors: int = 0
     throttled: int = 0
+    forbidden: int = 0  # management / control requests refused: not from this computer
 
 
 def new_connection_id() -> str:
     """Shaped like API Gateway's (16 characters ending in '='), so URL-encoding bugs
     in the management calls show up locally."""
     return base64.urlsafe_b64encode(secrets.token_bytes(11)).decode()
+
+
+def is_loopback(remote: str | None) -> bool:
+    """True for 127.0.0.0/8, ::1 and ::ffff:127.x (this computer); False for anything
+    else, unparseable or missing (a Unix socket) included."""
+    try:
+        address = ipaddress.ip_address((remote or "").split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+        address = address.ipv4_mapped
+    return address.is_loopback
 
 
 def _iso(epoch: float) -> str:
@@ -103,8 +121,26 @@ class Gateway:
         deterministic (a phone's ping on connect or wake-up would take the fault instead)."""
         self._throttle_frames = max(0, frames)
 
+    def local_only(self, request: web.Request) -> bool:
+        """The management API and /local/: matched by the route's pattern and by the path
+        (an unmatched /local/... answers 403 too, rather than 404)."""
+        route = request.match_info.route
+        patterns = (route.resource.canonical if route.resource else "", request.path)
+        management = f"/{self.stage}/@connections/"
+        return any(path.startswith((management, "/local/")) or path == "/local"
+                   for path in patterns)  # fmt: skip
+
+    @web.middleware
+    async def _loopback_only(self, request: web.Request, handler) -> web.StreamResponse:
+        # request.remote is the TCP peer (no X-Forwarded-For is trusted: no proxy here).
+        if self.local_only(request) and not is_loopback(request.remote):
+            self.stats.forbidden += 1
+            return self._error(403, "ForbiddenException",
+                               "Forbidden: only this computer (127.0.0.1) may use this")  # fmt: skip
+        return await handler(request)
+
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=POST_LIMIT + 1)
+        app = web.Application(client_max_size=POST_LIMIT + 1, middlewares=[self._loopback_only])
         app.router.add_get(f"/{self.stage}", self.websocket)
         manage = f"/{self.stage}/@connections/{{connection_id}}"
         app.router.add_post(manage, self.post_to_connection)
@@ -133,11 +169,21 @@ class Gateway:
         function = self.routes.get(route)
         if function is None:
             return None
-        invocation = await self.lambdas.invoke(function, event)
+        invocation = await self._call_lambda(function, event)
         if invocation.error:
             self.stats.lambda_errors += 1
             return None
         return invocation.result
+
+    async def _call_lambda(self, function: Function, event: dict[str, Any]) -> Invocation:
+        """Whatever goes wrong on the way (a broken worker pool included) is a failed
+        invocation, answered as API Gateway answers one, never an unanswered frame."""
+        try:
+            return await self.lambdas.invoke(function, event)
+        except Exception as failure:
+            print(f"[gateway] invoking {function.logical_id} failed: {failure!r}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+            return Invocation(None, repr(failure), 0.0)
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         connection = LocalConnection(new_connection_id(), request.remote or "",
@@ -210,7 +256,7 @@ class Gateway:
             await self._send(connection, {"message": "Forbidden", "connectionId": connection.id,
                                           "requestId": event["requestContext"]["requestId"]})  # fmt: skip
             return
-        invocation = await self.lambdas.invoke(self.routes[route], event)
+        invocation = await self._call_lambda(self.routes[route], event)
         if invocation.error:
             # What API Gateway tells the phone when the integration fails.
             self.stats.lambda_errors += 1

@@ -31,6 +31,12 @@ class QueuePoller:
         self._stopped = False
         self.delivered = 0
         self.failed = 0
+        self.restarts = 0  # times the stack found this poller's task ended and restarted it
+        self.last_error: str | None = None
+
+    @property
+    def paused(self) -> bool:
+        return not self._running.is_set()
 
     def pause(self) -> None:
         """Stop polling (a fault test: timers pile up in the queue)."""

@@ -7,6 +7,8 @@ import contextlib
 import json
 import os
 import random
+import sys
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from .poller import QueuePoller
 from .template import Template
 
 ROOT = Path(__file__).resolve().parent.parent
+POLLER_RESTART_DELAY = 1.0  # seconds: a poller that keeps failing does not spin
 
 
 @dataclass
@@ -57,6 +60,8 @@ class LocalStack:
         self.sqs_url: str | None = None
         self._runner: web.AppRunner | None = None
         self._tasks: list[asyncio.Task] = []
+        self._poller_tasks: dict[QueuePoller, asyncio.Task] = {}
+        self._stopping = False
         self._bots: list[BotClient] = []
         self._rooms_with_bots: set[str] = set()
 
@@ -87,6 +92,10 @@ class LocalStack:
         site = web.TCPSite(self._runner, self.options.host, self.options.port)
         await site.start()
         self.port = self._runner.addresses[0][1]
+        if not _reaches_loopback(self.options.host):
+            # Listening on one LAN address only: the handlers' management calls and the
+            # control endpoints, which answer only 127.0.0.1, need a loopback listener too.
+            await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
 
         # The handlers' environment: the template's variables, resolved to local resources
         # (set before the Lambda workers start, which inherit it).
@@ -97,14 +106,43 @@ class LocalStack:
             poller = QueuePoller(source, self.provisioned.queue_urls[source.queue],
                                  self.provisioned.queue_arns[source.queue], sqs_url, self.lambdas)  # fmt: skip
             self.pollers.append(poller)
-            self._tasks.append(asyncio.create_task(poller.run()))
+            self._run_poller(poller)
+
+    def _run_poller(self, poller: QueuePoller) -> None:
+        """Lambda's event source mapping does not die with an error: neither does this. A
+        poller task that ends (an exception, a cancel) before stop() is reported on stderr
+        and in /local/stats, then started again a second later."""
+        if self._stopping:
+            return
+        task = asyncio.create_task(poller.run(), name=f"poller {poller.source.queue}")
+        self._poller_tasks[poller] = task
+        task.add_done_callback(lambda task: self._poller_ended(poller, task))
+
+    def _poller_ended(self, poller: QueuePoller, task: asyncio.Task) -> None:
+        if self._stopping:
+            return
+        if task.cancelled():
+            reason = "it was cancelled"
+        elif task.exception() is not None:
+            error = task.exception()
+            reason = "".join(traceback.format_exception(error)).rstrip()
+        else:
+            reason = "it returned"
+        poller.restarts += 1
+        poller.last_error = reason.splitlines()[-1]
+        print(f"[timers] the {poller.source.queue} poller stopped ({reason}); restarting it "
+              f"in {POLLER_RESTART_DELAY:g} s (restart {poller.restarts})", file=sys.stderr,
+              flush=True)  # fmt: skip
+        asyncio.get_running_loop().call_later(POLLER_RESTART_DELAY, self._run_poller, poller)
 
     async def stop(self) -> None:
+        self._stopping = True
         for poller in self.pollers:
             poller.stop()
-        for task in self._tasks:  # bots first stop playing (and reconnecting), then leave
+        for task in [*self._poller_tasks.values(), *self._tasks]:
+            # bots first stop playing (and reconnecting), then leave
             task.cancel()
-        for task in self._tasks:
+        for task in [*self._poller_tasks.values(), *self._tasks]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for bot in self._bots:
@@ -124,7 +162,8 @@ class LocalStack:
 
     @property
     def management_endpoint(self) -> str:
-        return f"http://{_loopback(self.options.host)}:{self.port}/{self.stage}"
+        """Always on 127.0.0.1: the management API answers only this computer."""
+        return f"http://127.0.0.1:{self.port}/{self.stage}"
 
     def environment(self, dynamodb_url: str, sqs_url: str) -> dict[str, str]:
         env = {
@@ -177,9 +216,17 @@ class LocalStack:
             "gateway": vars(self.gateway.stats),
             "open_connections": sum(c.open for c in self.gateway.connections.values()),
             "timers": {"delivered": sum(p.delivered for p in self.pollers),
-                       "failed": sum(p.failed for p in self.pollers)},
+                       "failed": sum(p.failed for p in self.pollers),
+                       "pollers": [self._poller_stats(p) for p in self.pollers]},
+            "lambda": self.lambdas.stats(),
             "bots": len(self._bots),
         })  # fmt: skip
+
+    def _poller_stats(self, poller: QueuePoller) -> dict[str, Any]:
+        task = self._poller_tasks.get(poller)
+        return {"queue": poller.source.queue, "running": bool(task and not task.done()),
+                "paused": poller.paused, "restarts": poller.restarts,
+                "last_error": poller.last_error}  # fmt: skip
 
     # -- bots for a person playing alone ---------------------------------------------------
     def _on_post(self, data: bytes) -> None:
@@ -211,6 +258,11 @@ class LocalStack:
 
 def _loopback(host: str) -> str:
     return "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+
+
+def _reaches_loopback(host: str | None) -> bool:
+    """Whether listening on ``host`` also listens on 127.0.0.1."""
+    return host in (None, "", "0.0.0.0", "localhost") or host.startswith("127.")
 
 
 def _credentials_for_local_endpoints() -> None:
