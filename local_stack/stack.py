@@ -261,8 +261,9 @@ def _loopback(host: str) -> str:
 
 
 def _reaches_loopback(host: str | None) -> bool:
-    """Whether listening on ``host`` also listens on 127.0.0.1."""
-    return host in (None, "", "0.0.0.0", "localhost") or host.startswith("127.")
+    """Whether listening on ``host`` also listens on 127.0.0.1 (another 127.x address
+    does not: it is a different address)."""
+    return host in (None, "", "0.0.0.0", "::", "localhost", "127.0.0.1")
 
 
 def _credentials_for_local_endpoints() -> None:

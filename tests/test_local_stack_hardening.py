@@ -17,7 +17,6 @@ import contextlib
 import json
 import os
 import signal
-import subprocess
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -131,16 +130,6 @@ def test_the_management_api_and_local_endpoints_refuse_lan_sources_but_phones_ge
     assert stats_status == 200
 
 
-def _lan_address() -> str | None:
-    """A non-loopback address of this machine (traffic to it stays on this machine)."""
-    try:
-        found = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return next((a for a in found.stdout.split() if "." in a and not a.startswith("127.")),
-                None)  # fmt: skip
-
-
 def _status(method: str, url: str) -> int:
     request = urllib.request.Request(url, method=method, data=b"{}" if method == "POST" else None)
     try:
@@ -150,46 +139,35 @@ def _status(method: str, url: str) -> int:
         return error.code
 
 
-@pytest.mark.skipif(_lan_address() is None, reason="this machine has no non-loopback address")
-@pytest.mark.parametrize("listen", ["lan", "0.0.0.0"])
-def test_a_stack_on_a_lan_address_serves_phones_there_and_its_controls_only_on_loopback(listen):
-    """`make dev` (every interface) and `--host <LAN address>` (then the stack adds a
-    loopback listener for the handlers' calls): a client whose source is this machine's
-    LAN address plays, and is refused every control."""
-    lan = _lan_address()
-    stack = LocalStackProcess("--host", lan if listen == "lan" else listen)  # last one wins
+#: Another address of the loopback range: a stack told to listen there (as it would on a
+#: LAN address) does not listen on 127.0.0.1 by itself. Tests never listen beyond
+#: loopback; the refusal of LAN sources is the faked-source test above.
+OTHER_ADDRESS = "127.0.0.2"
+
+
+def test_a_stack_on_another_address_adds_the_loopback_listener_the_handlers_post_to():
+    """`--host <address>`: phones play there, and the handlers' management calls (always
+    to 127.0.0.1) reach them through the listener the stack adds on 127.0.0.1."""
+    stack = LocalStackProcess("--host", OTHER_ADDRESS)  # the last --host wins
 
     async def scenario():
         port = stack.http_url.rsplit(":", 1)[1]
-        lan_url = f"http://{lan}:{port}"
-        # A phone on the LAN (its source address is the LAN one) creates a room: the
-        # handlers' management calls, on 127.0.0.1, reach it.
-        phone = BotClient(f"ws://{lan}:{port}/prod", "Mia")
+        phone = BotClient(f"ws://{OTHER_ADDRESS}:{port}/prod", "Mia")
         await phone.connect()
-        room = await phone.create_room({})
-        statuses = {(method, path): _status(method, lan_url + path) for method, path in [
-            ("GET", "/local/stats"), ("POST", "/local/timers/pause"),
-            ("POST", "/local/faults/throttle?frames=50"),
-            ("POST", "/prod/@connections/AAAAAAAAAAAAAAA="),
-            ("GET", "/prod/@connections/AAAAAAAAAAAAAAA="),
-        ]}  # fmt: skip
-        client = {path: _status("GET", lan_url + path) for path in ("/", "/config.json")}
-        await phone.send({"action": "ping", "seq": phone.seq})
-        await until(lambda: any(m.get("type") == "pong" for m in phone.received), 10, "a pong")
-        stats = stack.stats()  # from 127.0.0.1
+        room = await phone.create_room({})  # answered by a post to 127.0.0.1
+        client = {path: _status("GET", f"http://{OTHER_ADDRESS}:{port}{path}")
+                  for path in ("/", "/config.json")}  # fmt: skip
+        loopback_stats = _status("GET", f"http://127.0.0.1:{port}/local/stats")
         await phone.close()
-        return room, statuses, client, stats
+        return room, client, loopback_stats
 
     try:
-        room, statuses, client, stats = asyncio.run(scenario())
+        room, client, loopback_stats = asyncio.run(scenario())
     finally:
         stack.interrupt()
     assert room
-    assert set(statuses.values()) == {403}, statuses
     assert client == {"/": 200, "/config.json": 200}
-    assert stats["gateway"]["forbidden"] == len(statuses)
-    assert stats["gateway"]["throttled"] == 0 and stats["gateway"]["lambda_errors"] == 0
-    assert not any(poller["paused"] for poller in stats["timers"]["pollers"])
+    assert loopback_stats == 200
 
 
 # -- 11. a crashed worker fails only its invocation, and is replaced -------------------------
