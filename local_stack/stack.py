@@ -262,8 +262,8 @@ def _loopback(host: str) -> str:
 
 def _reaches_loopback(host: str | None) -> bool:
     """Whether listening on ``host`` also listens on 127.0.0.1 (another 127.x address
-    does not: it is a different address)."""
-    return host in (None, "", "0.0.0.0", "::", "localhost", "127.0.0.1")
+    does not: it is a different address; nor does "::", which asyncio binds IPv6-only)."""
+    return host in (None, "", "0.0.0.0", "localhost", "127.0.0.1")
 
 
 def _credentials_for_local_endpoints() -> None:

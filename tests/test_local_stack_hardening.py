@@ -30,7 +30,7 @@ from local_stack.bot_client import BOT_NAMES, BotClient
 from local_stack.gateway import Gateway, is_loopback
 from local_stack.lambdas import LocalLambdas
 from local_stack.poller import QueuePoller
-from local_stack.stack import LocalStack, Options
+from local_stack.stack import LocalStack, Options, _reaches_loopback
 from local_stack.template import Function
 from tests.local_stack_process import LocalStackProcess, describe, until
 from tests.test_local_gateway import ROUTES, RecordingLambdas
@@ -143,6 +143,12 @@ def _status(method: str, url: str) -> int:
 #: LAN address) does not listen on 127.0.0.1 by itself. Tests never listen beyond
 #: loopback; the refusal of LAN sources is the faked-source test above.
 OTHER_ADDRESS = "127.0.0.2"
+
+
+def test_the_stack_adds_a_loopback_listener_unless_its_host_covers_127_0_0_1():
+    # asyncio binds "::" with IPV6_V6ONLY: it does not take 127.0.0.1's connections.
+    assert all(_reaches_loopback(host) for host in (None, "", "0.0.0.0", "127.0.0.1"))
+    assert not any(_reaches_loopback(host) for host in ("::", "127.0.0.2", "192.168.1.5"))
 
 
 def test_a_stack_on_another_address_adds_the_loopback_listener_the_handlers_post_to():
