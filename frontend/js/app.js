@@ -9,6 +9,8 @@ import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), 
 const SEAT_KEY = "ctw.seat"; // {room, token, name}: a reload keeps the seat
 // Error codes of functions/room_service/names.py, each a key of frontend/i18n/*.json.
 const NAME_REFUSALS = ["name_blank", "name_too_long", "name_characters", "name_taken"];
+// Refusals the phone words in the player's language (the rest arrive in English).
+const LOCALIZED_REFUSALS = [...NAME_REFUSALS, "too_many_moves"];
 
 const app = {
   view: null,      // the newest view (lobby or game)
@@ -64,7 +66,7 @@ function onMessage(message) {
     keepAwake();
   } else if (message.type === "error") {
     // A refused name is what a newcomer meets first: say why in their language.
-    app.error = NAME_REFUSALS.includes(message.code) ? t(message.code) : message.message;
+    app.error = LOCALIZED_REFUSALS.includes(message.code) ? t(message.code) : message.message;
     if (message.code === "kicked") { forgetSeat(); app.error = t("kicked"); }
     announce(app.error);
   } else return; // a pong: nothing on the screen changes

@@ -610,6 +610,11 @@ class RoomService:
         if move.action["type"] in REPLACING_MOVES:  # only the final vote is kept (§3.6)
             actions = [a for a in actions if a["action"]["type"] != move.action["type"]]
         actions.append({"t": move.at, "action": move.action})
+        if len(actions) > MAX_MOVES_PER_STEP:
+            raise TooManyMoves(
+                f"Too many moves in this step (at most {MAX_MOVES_PER_STEP}): this one was "
+                "not taken. Your earlier moves stand."
+            )
         expected_n = mine.n if mine else 0
         sub = Submission(player=move.player, step=loaded.stored_step, actions=actions,
                          n=expected_n + 1)  # fmt: skip
@@ -750,6 +755,16 @@ class Loaded:
 
 #: Moves whose repeat replaces the earlier one in a submission (changeable choices).
 REPLACING_MOVES = frozenset({"approve", "vote", "choose_place"})
+#: A seat's pending moves in one step: a real step takes a handful (a place, a spell and
+#: its target, a guard…). The bound keeps the submission item small (every load of the
+#: room replays it) and far below DynamoDB's 400 KB item limit (about 0.2 KB a move).
+MAX_MOVES_PER_STEP = 40
+
+
+class TooManyMoves(GameError):
+    code = "too_many_moves"
+
+
 #: View seq = room writes × this + pending moves merged: grows with every visible change.
 SEQ_STRIDE = 1000
 
