@@ -58,7 +58,8 @@ PRICE = {
     "cloudfront_https_request": 0.01 / 10_000,
     "cloudfront_data_out_gb": 0.085,
 }
-LAMBDA_MEMORY_GB = Template.load().function("MessageFunction").memory_mb / 1024
+TEMPLATE = Template.load()
+LAMBDA_MEMORY_GB = TEMPLATE.function("MessageFunction").memory_mb / 1024
 #: Bytes Lambda itself logs per invocation (START, END and REPORT lines), and API Gateway's
 #: access log line per incoming frame (template.yaml's format, filled in).
 LAMBDA_PLATFORM_LOG_BYTES = 330
@@ -263,7 +264,7 @@ def phone_load() -> tuple[int, int]:
 
 def alarm_metrics() -> int:
     """Metrics the template's alarms watch (CloudWatch bills each, monthly)."""
-    alarms = Template.load().of_type("AWS::CloudWatch::Alarm").values()
+    alarms = TEMPLATE.of_type("AWS::CloudWatch::Alarm").values()
     return sum(sum(1 for m in a.get("Metrics", []) if "MetricStat" in m) or 1 for a in alarms)
 
 
@@ -306,9 +307,10 @@ def main() -> None:
         print(f"  {item:32s} ${statistics.fmean(c[item] for c in costs):.5f}")
     total = statistics.fmean(sum(c.values()) for c in costs)
     print(f"  {'total':32s} ${total:.5f}  (target <= $0.01)")
-    fixed = alarm_metrics() * PRICE["alarm_metric_month"]
+    metrics = alarm_metrics()
+    fixed = metrics * PRICE["alarm_metric_month"]
     print(
-        f"A month (docs/deploy.md): {alarm_metrics()} alarm metrics ${fixed:.2f} "
+        f"A month (docs/deploy.md): {metrics} alarm metrics ${fixed:.2f} "
         "(the free tier's first 10 not deducted), plus per game:"
     )
     for count in (10, 1_000, 100_000):

@@ -61,11 +61,10 @@ def _served(root: Path) -> dict[str, bytes]:
     }
 
 
-def asset_version(files: dict[str, bytes]) -> str:
+def asset_version(assets: dict[str, bytes]) -> str:
     digest = hashlib.sha256()
-    for relative, body in sorted(files.items()):
-        if not _is_page(relative):
-            digest.update(relative.encode() + b"\0" + body + b"\0")
+    for relative, body in sorted(assets.items()):
+        digest.update(relative.encode() + b"\0" + body + b"\0")
     return digest.hexdigest()[:12]
 
 
@@ -85,14 +84,14 @@ def uploads(websocket_url: str, root: Path = FRONTEND) -> list[Upload]:
     """Everything to put in the bucket, assets first, then pages, config.json last: a
     phone never gets a page whose assets are not there yet."""
     files = _served(root)
-    prefix = f"v/{asset_version(files)}/"
-    assets = {relative for relative in files if not _is_page(relative)}
+    assets = {relative: body for relative, body in files.items() if not _is_page(relative)}
+    prefix = f"v/{asset_version(assets)}/"
     found = [
-        Upload(prefix + relative, files[relative], _content_type(relative), IMMUTABLE)
-        for relative in sorted(assets)
+        Upload(prefix + relative, body, _content_type(relative), IMMUTABLE)
+        for relative, body in sorted(assets.items())
     ]
-    for relative in sorted(set(files) - assets):
-        page = _versioned_page(files[relative].decode(), assets, prefix).encode()
+    for relative in sorted(set(files) - set(assets)):
+        page = _versioned_page(files[relative].decode(), set(assets), prefix).encode()
         found.append(Upload(relative, page, _content_type(relative), NO_CACHE))
     config = json.dumps({"websocket_url": websocket_url}).encode()
     found.append(Upload(CONFIG, config, _content_type(CONFIG), NO_CACHE))

@@ -100,12 +100,17 @@ class Cloud:
         first = min(deadlines, key=lambda m: json.loads(m.body)["deadline"])
         queue._messages.remove(first)
         self.clock.now = max(self.clock.now, json.loads(first.body)["deadline"] + 0.5)
-        records = {"Records": [{"messageId": first.id, "receiptHandle": "r", "body": first.body,
-                                "attributes": {}, "messageAttributes": {}, "md5OfBody": "",
-                                "eventSource": "aws:sqs", "awsRegion": REGION,
+        self.deliver_timer(first)
+        return True
+
+    @staticmethod
+    def deliver_timer(message) -> None:
+        """One queued message through the timer handler, as the SQS event source sends it."""
+        records = {"Records": [{"messageId": message.id, "receiptHandle": "r",
+                                "body": message.body, "attributes": {}, "messageAttributes": {},
+                                "md5OfBody": "", "eventSource": "aws:sqs", "awsRegion": REGION,
                                 "eventSourceARN": "arn:aws:sqs:eu-west-1:123456789012:timers"}]}  # fmt: skip
         assert timer.handler(records, CONTEXT) == {"batchItemFailures": []}
-        return True
 
     # -- a table of bots -------------------------------------------------------------------
     def table(self, count: int, settings: dict | None = None) -> tuple[list[str], dict, str]:

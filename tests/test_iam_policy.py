@@ -16,7 +16,7 @@ from moto.sqs.models import sqs_backends
 
 from local_stack.template import Stack, Template
 from tests import iam
-from tests.moto_cloud import CONTEXT, REGION, moto_cloud
+from tests.moto_cloud import REGION, TABLE, moto_cloud
 
 API_ID = "abc123"  # tests/moto_cloud.py's WEBSOCKET_ENDPOINT
 TEMPLATE = Template.load()
@@ -24,26 +24,18 @@ POLICY = "GameServicePolicy"
 
 
 def _stack(template: Template, queue_url: str) -> Stack:
-    from tests.moto_cloud import TABLE
-
     physical = {"RoomsTable": TABLE, "TimerQueue": queue_url, "WebSocketApi": API_ID}
     return Stack(template, REGION, DEFAULT_ACCOUNT_ID, "catch-the-witch", physical)
 
 
 def _fire_every_due_timer(cloud) -> None:
     """Deadlines and host grace periods alike (Cloud.fire_next_timer takes deadlines only)."""
-    from functions import timer
-
     queue = sqs_backends[DEFAULT_ACCOUNT_ID][REGION].queues["timers"]
     while queue._messages:
         message = queue._messages.pop(0)
         body = json.loads(message.body)
         cloud.clock.now = max(cloud.clock.now, body.get("deadline", cloud.clock.now) + 31)
-        record = {"messageId": message.id, "receiptHandle": "r", "body": message.body,
-                  "attributes": {}, "messageAttributes": {}, "md5OfBody": "",
-                  "eventSource": "aws:sqs", "awsRegion": REGION,
-                  "eventSourceARN": f"arn:aws:sqs:{REGION}:{DEFAULT_ACCOUNT_ID}:timers"}  # fmt: skip
-        assert timer.handler({"Records": [record]}, CONTEXT) == {"batchItemFailures": []}
+        cloud.deliver_timer(message)
 
 
 def _play_every_path(cloud) -> None:
