@@ -49,7 +49,7 @@ def test_a_throttled_move_is_sent_again_and_lands(stack, phones):
     expect(page.get_by_role("alert")).to_have_count(0)  # the retry landed: nothing to tell
 
 
-@pytest.mark.parametrize("language", ["en", "zh-Hant"])
+@pytest.mark.parametrize("language", ["en", "zh-Hant", "uk", "th"])
 def test_a_move_throttled_twice_is_told_to_the_player_in_their_language(stack, phones, language):
     t = _strings(language)
     page = phones(LOCALES[language])
