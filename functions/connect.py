@@ -1,6 +1,6 @@
 """$connect: a new phone, or a seat reconnecting with ?room=CODE&token=TOKEN."""
 
-from functions.room_service.lambda_app import logger, metrics, service_for
+from functions.room_service.lambda_app import logger, metrics, service_for, source_ip
 from functions.room_service.service import Refused
 
 
@@ -11,7 +11,9 @@ def handler(event, context):
     connection_id = event["requestContext"]["connectionId"]
     logger.append_keys(connection=connection_id, room=query.get("room"))
     try:
-        service_for(event).connect(connection_id, query.get("room"), query.get("token"))
+        service_for(event).connect(
+            connection_id, query.get("room"), query.get("token"), source_ip(event)
+        )
     except Refused as refused:
         logger.info("connect refused", extra={"reason": str(refused)})
         return {"statusCode": 403, "body": str(refused)}

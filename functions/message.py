@@ -1,6 +1,6 @@
 """Every client message ($default and the action routes): docs/protocol.md."""
 
-from functions.room_service.lambda_app import logger, metrics, service_for
+from functions.room_service.lambda_app import logger, metrics, service_for, source_ip
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -8,5 +8,5 @@ from functions.room_service.lambda_app import logger, metrics, service_for
 def handler(event, context):
     connection_id = event["requestContext"]["connectionId"]
     logger.append_keys(connection=connection_id)
-    service_for(event).message(connection_id, event.get("body"))
+    service_for(event).message(connection_id, event.get("body"), source_ip(event))
     return {"statusCode": 200}

@@ -59,6 +59,11 @@ def service_for(event: dict[str, Any]) -> RoomService:
     return _service(endpoint)
 
 
+def source_ip(event: dict[str, Any]) -> str | None:
+    """The caller's address as API Gateway saw it (never a header the client sets)."""
+    return event.get("requestContext", {}).get("identity", {}).get("sourceIp")
+
+
 def timer_service() -> RoomService:
     """Timers arrive from SQS, not through the API: the endpoint comes from the env."""
     return _service(os.environ["WEBSOCKET_ENDPOINT"])

@@ -141,9 +141,11 @@ class RoomService:
         self.rate_limiter = RateLimiter()
 
     # == routes ============================================================================
-    def connect(self, connection_id: str, room_code: str | None, token: str | None) -> None:
+    def connect(self, connection_id: str, room_code: str | None, token: str | None,
+                source_ip: str | None = None) -> None:  # fmt: skip
         """``$connect``: a phone with no token may connect (it will create or join);
-        one with a token is bound to its seat, or refused."""
+        one with a token is bound to its seat, or refused. ``source_ip``: the caller's
+        address as API Gateway saw it (the request context), for per-address limits."""
         if not room_code and not token:
             return
         if not (room_code and token):
@@ -179,8 +181,10 @@ class RoomService:
 
         self._try_update(code, drop)
 
-    def message(self, connection_id: str, body: str | bytes | None) -> None:
-        """A frame from a phone. Errors go back to the sender only; nothing else changes."""
+    def message(self, connection_id: str, body: str | bytes | None,
+                source_ip: str | None = None) -> None:  # fmt: skip
+        """A frame from a phone. Errors go back to the sender only; nothing else changes.
+        ``source_ip``: the caller's address from the request context (see ``connect``)."""
         try:
             if not self.rate_limiter.allow(connection_id, self.clock()):
                 self.ports.metrics.count("RateLimited")
@@ -189,7 +193,7 @@ class RoomService:
                     f"({BURST:g} at once). Wait a moment; nothing was changed."
                 )
             parsed = protocol.parse_client_message(body)
-            self._dispatch(connection_id, parsed)
+            self._dispatch(connection_id, parsed, source_ip)
         except GameError as exc:
             self.ports.metrics.count("RejectedMessages")
             self._send(connection_id, protocol.error_message(exc.code, exc.message))
@@ -209,12 +213,12 @@ class RoomService:
         return self._load(normalise_code(code)).room
 
     # == dispatch ==========================================================================
-    def _dispatch(self, connection_id: str, parsed: Any) -> None:
+    def _dispatch(self, connection_id: str, parsed: Any, source_ip: str | None = None) -> None:
         if isinstance(parsed, CreateRoom):
-            self._create_room(connection_id, parsed)
+            self._create_room(connection_id, parsed, source_ip)
             return
         if isinstance(parsed, Join):
-            self._join(connection_id, parsed)
+            self._join(connection_id, parsed, source_ip)
             return
         binding = self.ports.connections.lookup(connection_id)
         if binding is None:
@@ -274,7 +278,7 @@ class RoomService:
             self.ports.connections.unbind(replaced)
 
     # == lobby =============================================================================
-    def _create_room(self, connection_id: str, msg: CreateRoom) -> None:
+    def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:
         if self.ports.connections.lookup(connection_id):
             raise IllegalAction("This connection is already in a room.")
         token = new_token()
@@ -294,7 +298,7 @@ class RoomService:
         self._send(connection_id, protocol.joined_message(room.code, msg.name, token))
         self._push_views(room)
 
-    def _join(self, connection_id: str, msg: Join) -> None:
+    def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
         if self.ports.connections.lookup(connection_id):
             raise IllegalAction("This connection is already in a room.")
         token = new_token()
