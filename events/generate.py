@@ -7,6 +7,8 @@ where Docker exists. Room code ABCD and the token are placeholders.
 import json
 from pathlib import Path
 
+from functions.room_service.protocol import ROOM_ACTIONS
+
 HERE = Path(__file__).parent
 DOMAIN, STAGE, API = "abc123.execute-api.eu-west-1.amazonaws.com", "prod", "abc123"
 
@@ -53,7 +55,7 @@ MESSAGES = {
     "hand_over": {"action": "hand_over", "target": "Bo"},
     "start": {"action": "start"},
     "rematch": {"action": "rematch"},
-    "ping": {"action": "ping", "seq": 41},
+    "ping": {"action": "ping", "rev": "5e2c8f0a41d9b3c7"},
     "ready": {"action": "ready"},
     "choose_place": {"action": "choose_place", "place": "river", "restore": "Cy"},
     "choose_guard": {"action": "choose_guard"},
@@ -71,6 +73,9 @@ MESSAGES = {
     "vote": {"action": "vote", "target": None},
     "mark_away": {"action": "mark_away", "target": "Di"},
 }  # fmt: skip
+#: A game move names the step of the view it was made on (docs/protocol.md).
+MESSAGES = {name: body if name in ROOM_ACTIONS else {**body, "step": 7}
+            for name, body in MESSAGES.items()}  # fmt: skip
 
 
 def main() -> None:

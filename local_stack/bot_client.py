@@ -38,6 +38,7 @@ class BotClient:
         self.token: str | None = None
         self.view: dict[str, Any] | None = None  # the newest view message's "view"
         self.seq = -1
+        self.rev: str | None = None  # the newest view's rev (see ping)
         self.errors: list[dict[str, Any]] = []
         self.received: list[dict[str, Any]] = []
         self.sent: list[dict[str, Any]] = []
@@ -65,12 +66,12 @@ class BotClient:
         self._session = self._session or aiohttp.ClientSession()
         params = {"room": self.room, "token": self.token} if self.token else None
         self._socket = await self._session.ws_connect(self.url, params=params, autoping=True)
-        self._last_move = None  # a move sent as the old socket closed may be lost
+        # A move sent as the old socket closed may be lost, and the view may be the same
+        # after the reconnect: decide again from it (a repeat that did land is taken once).
+        self._last_move = self._acted_on = None
         self._reader = asyncio.create_task(self._read(self._socket))
         self._beat = asyncio.create_task(self._heartbeat(self._socket))
-        await self.send(
-            {"action": "ping", "seq": self.seq} if self.seq >= 0 else {"action": "ping"}
-        )
+        await self.send(self.ping())
 
     async def disconnect(self) -> None:
         if self._beat is not None:
@@ -96,12 +97,20 @@ class BotClient:
             # phone, the move is lost; live() reconnects and decides again from the view.
             await self._socket.close()
 
+    async def move(self, action: str, **fields: Any) -> None:
+        """A game move made on the view this bot shows: it names that view's step."""
+        await self.send({"action": action, **fields, "step": self.game()["step"]})
+
+    def ping(self) -> dict[str, Any]:
+        """A ping naming the view this bot shows (the view comes back only if it changed)."""
+        return {"action": "ping", "rev": self.rev} if self.rev else {"action": "ping"}
+
     async def _heartbeat(self, socket) -> None:
         while not socket.closed:
             await asyncio.sleep(self.heartbeat)
             if not socket.closed:
                 with contextlib.suppress(aiohttp.ClientError, ConnectionError):
-                    await socket.send_str(json.dumps({"action": "ping", "seq": self.seq}))
+                    await socket.send_str(json.dumps(self.ping()))
 
     async def _read(self, socket) -> None:
         try:
@@ -120,7 +129,7 @@ class BotClient:
             if kind == "joined":
                 self.room, self.token = message["room"], message["token"]
             elif kind == "view" and message["seq"] >= self.seq:
-                self.seq, self.view = message["seq"], message["view"]
+                self.seq, self.rev, self.view = message["seq"], message["rev"], message["view"]
                 self.timeline.append((time.monotonic(), "view", message["view"]))
             elif kind == "error":
                 self.errors.append(message)
@@ -225,7 +234,7 @@ class BotClient:
                 self._acted_on = None
                 return
         self._last_move = (step, kind)
-        await self.send({"action": action.pop("type"), **action})
+        await self.send({"action": action.pop("type"), **action, "step": game["step"]})
 
 
 def _step(game: dict[str, Any]) -> tuple:

@@ -20,6 +20,7 @@ from engine.rng import Rng
 from events.generate import websocket_event
 from functions import connect, disconnect, message, timer
 from functions.room_service import aws, lambda_app
+from tests.service_harness import on_step
 
 REGION = "eu-west-1"
 TABLE = "catch-the-witch-test"
@@ -64,6 +65,8 @@ class Cloud:
         return connect.handler(event, CONTEXT)
 
     def send(self, connection: str, **body) -> None:
+        last = self.last(connection)
+        body = on_step(body, last and last["view"])
         event = websocket_event("$default", "MESSAGE", connection, body)
         assert message.handler(event, CONTEXT) == {"statusCode": 200}
 

@@ -13,7 +13,16 @@ from functions.room_service.memory import (
     MemoryRoomStore,
     MemoryTimers,
 )
+from functions.room_service.protocol import GAME_ACTIONS
 from functions.room_service.service import Ports, RoomService
+
+
+def on_step(message: dict[str, Any], view: dict[str, Any] | None) -> dict[str, Any]:
+    """``message`` with the step of ``view`` if it is a game move that names none (a phone
+    sends the step of the view it shows; tests of stale steps pass their own)."""
+    if message.get("action") in GAME_ACTIONS and "step" not in message and view:
+        return {**message, "step": view.get("step")}
+    return message
 
 
 class Clock:
@@ -42,7 +51,9 @@ class Harness:
 
     # -- phones ----------------------------------------------------------------------------
     def send(self, connection: str, **message: Any) -> None:
-        self.service.message(connection, json.dumps(message))
+        """As a phone sends it: a game move names the step of the phone's view."""
+        last = self.pusher.last(connection)
+        self.service.message(connection, json.dumps(on_step(message, last and last["view"])))
 
     def view(self, connection: str) -> dict[str, Any]:
         return self.pusher.last(connection)["view"]

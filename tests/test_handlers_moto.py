@@ -175,6 +175,7 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
     # one invocation per process at a time; this test is about DynamoDB: count nothing.
     monkeypatch.setattr(lambda_app.PowertoolsMetrics, "count", lambda self, name, value=1: None)
 
+    from engine.catch_the_witch import seat_step
     from functions.room_service.model import Binding, Room, Seat, hash_token
 
     service = lambda_app.timer_service()
@@ -196,7 +197,8 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
 
         def vote(name: str, code=code, barrier=barrier, first=voters[0]) -> None:
             barrier.wait()
-            cloud.send(f"{code}-{name}", action="approve", yes=name != first)
+            cloud.send(f"{code}-{name}", action="approve", yes=name != first,
+                       step=seat_step(game, name))  # fmt: skip
 
         failures = []
 

@@ -318,7 +318,7 @@ def test_a_worker_killed_mid_game_fails_one_frame_and_the_game_goes_on():
         workers = [w["pid"] for w in stack.stats()["lambda"]["workers"]]
         stopped.extend(workers)
         _signal(workers, signal.SIGSTOP)
-        await bots[0].send({"action": "ping", "seq": bots[0].seq})
+        await bots[0].send(bots[0].ping())
 
         def busy():
             return [w["pid"] for w in stack.stats()["lambda"]["workers"]
@@ -343,7 +343,7 @@ def test_a_worker_killed_mid_game_fails_one_frame_and_the_game_goes_on():
         # The next frames are answered: every phone's ping gets its pong.
         pongs = {bot.name: sum(m.get("type") == "pong" for m in bot.received) for bot in bots}
         for bot in bots:
-            await bot.send({"action": "ping", "seq": bot.seq})
+            await bot.send(bot.ping())
         await until(lambda: all(sum(m.get("type") == "pong" for m in bot.received)
                                 > pongs[bot.name] for bot in bots), 30, "the pongs", bots)  # fmt: skip
         stack.post("/local/timers/resume")

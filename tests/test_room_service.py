@@ -90,7 +90,7 @@ def test_host_only_actions_wrong_step_other_seats_and_bad_input_get_errors_and_c
 
 def test_a_stranger_connection_can_only_create_or_join():
     h = Harness()
-    h.send("nobody", action="vote", target=None)
+    h.send("nobody", action="vote", target=None, step=1)
     assert h.error("nobody")["message"] == "Create or join a room first."
     h.table(["Ann", "Bo", "Cy", "Di"])
     h.send("late", action="join", room="ZZZZ", name="Eve")
@@ -183,7 +183,7 @@ def test_duplicate_early_late_and_lost_timers():
     assert h.room().version == after.version
     # A lost timer: the witches' 15 s pass with nobody delivering it; a ping resolves it.
     h.clock.now = after.game.deadline + 5
-    h.send("Bo", action="ping", seq=after.seq)
+    h.send("Bo", action="ping")
     assert h.room().game.phase.value == "evening"
     assert h.metrics.counts["DeadlinesByBackstop"] == 1
 
@@ -278,20 +278,17 @@ def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
     print(f"write attempts per vote (memory store, 12 threads): {sum(totals) / len(totals):.2f}")
 
 
-def test_ping_answers_with_the_view_seq_and_resends_the_view_only_when_behind():
+def test_ping_resends_the_view_only_when_the_phone_shows_another():
     h = started(["Ann", "Bo", "Cy", "Di"])
     h.send("Bo", action="ready")  # Bo is done: it is sent the "waiting for" changes
-    h.send("Ann", action="ready")  # a pending submission: seq grows without a room write
-    latest = h.pusher.last("Bo")["seq"]
-    h.send("Bo", action="ping", seq=latest)
-    assert h.pusher.last("Bo", "pong")["seq"] == latest
-    assert (
-        h.pusher.last("Bo")["seq"] == latest
-        and len([m for m in h.messages("Bo") if m["type"] == "view" and m["seq"] == latest]) == 1
-    )  # not sent again
-    h.send("Bo", action="ping", seq=latest - 1)
+    h.send("Ann", action="ready")  # a pending submission: a new view without a room write
+    latest = h.pusher.last("Bo")
+    h.send("Bo", action="ping", rev=latest["rev"])
+    assert h.messages("Bo")[-1] == {"type": "pong"}  # up to date: the view is not sent again
+    h.send("Bo", action="ping", rev="0" * 16)  # an older view (or none): sent again
     assert [m["type"] for m in h.messages("Bo")[-2:]] == ["pong", "view"]
-    assert h.pusher.last("Bo")["view"]["me"]["name"] == "Bo"
+    assert h.pusher.last("Bo")["view"] == latest["view"]
+    assert h.pusher.last("Bo")["seq"] >= latest["seq"]
 
 
 def test_a_reconnecting_phone_takes_its_seat_with_its_first_message_not_during_connect():
@@ -357,10 +354,11 @@ def test_a_move_submitted_while_another_seat_ends_the_step_is_never_lost():
     assert game.phase.value != "proposal"
 
 
-def test_a_move_written_just_after_another_seat_ended_the_step_is_played_again():
+def test_a_move_written_just_after_another_seat_ended_the_step_is_taken_back_and_refused():
     """The other order: the host loads the proposal step, the Chief's proposal ends it, and
-    only then is the host's Away mark written under the old step. The host takes it back
-    and plays it on the new step, so it is neither lost nor left behind."""
+    only then is the host's Away mark written under the old step. The host takes it back;
+    made on a step that is over, it is refused (stale_move), never left behind and never
+    played on the new step (issue 18: moves belong to a step)."""
     names = ["Ann", "Bo", "Cy", "Di", "Ed"]
     h = _at_a_proposal_by_someone_else(names)
     chief = h.view("Ann")["chief"]
@@ -381,7 +379,8 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_played_again()
     h.send("Ann", action="mark_away", target=target)
     h.store.put_submission = original_put
     room = h.service.current_room(h.code)
-    assert proposed and room.game.cat(target).away, "the Away mark was lost"
+    assert proposed and not room.game.cat(target).away, "taken on a step it was not made on"
+    assert h.error("Ann")["code"] == "stale_move"
     assert all(step == room.game.step for _, step, _ in h.store._subs), "a move left behind"
 
 

@@ -22,7 +22,7 @@ from .rules import (
     waiting_for,
 )
 from .state import GameState, Outcome, Settings
-from .views import all_views, view
+from .views import all_views, seat_step, view
 
 __all__ = [
     "Action",
@@ -49,6 +49,7 @@ __all__ = [
     "new_game",
     "parse_action",
     "rematch",
+    "seat_step",
     "set_host",
     "start",
     "validate_role_set",

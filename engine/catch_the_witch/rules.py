@@ -147,7 +147,10 @@ def rematch(state: GameState, seed: int) -> GameState:
     settings = state.settings
     if settings.roles is None or len(settings.roles) != len(state.players):
         settings = settings.model_copy(update={"roles": None})
-    return new_game(state.names(), settings, seed=seed, host=state.host)
+    game = new_game(state.names(), settings, seed=seed, host=state.host)
+    # Step numbers go on from the last game's, so no move made in it names a step of this one.
+    game.step = state.step + 1
+    return game
 
 
 def set_host(state: GameState, name: str) -> GameState:
@@ -381,6 +384,8 @@ class _Turn:
         s = self.s
         s.phase = phase
         s.step += 1
+        if phase is Phase.GUARD:
+            s.guard_steps += 1
         s.done = []
         self.effects.append(StepChanged(step=s.step, phase=phase))
         self._deadline_in(seconds)

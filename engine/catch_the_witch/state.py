@@ -95,6 +95,9 @@ class GameState(_Model):
     phase: Phase = Phase.ROLE_CHECK
     #: Increases on every change of step; timers carry it so stale ones are ignored.
     step: int = 0
+    #: Guard steps entered so far (§6.3). Only the Knight sees them, so every other cat's
+    #: step number (``views.seat_step``) leaves them out: it must not tick unseen.
+    guard_steps: int = 0
     deadline: float | None = None
     day: int = 0
     seals: int = 0

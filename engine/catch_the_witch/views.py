@@ -89,15 +89,31 @@ def _public_part(s: GameState) -> dict[str, Any]:
     }
 
 
+def seat_step(state: GameState, player: str | None) -> int:
+    """The step ``player`` sees, as a number: it changes exactly when that cat's step does.
+
+    A move names the step it was made on, and the room refuses it on any other. The guard
+    step is the Knight's alone (§6.3): everyone else is still at the place choice, and
+    their numbers leave every guard step out, so they never count one."""
+    if _sees_guard(state, player):
+        return state.step
+    return state.step - state.guard_steps
+
+
+def _sees_guard(s: GameState, player: str | None) -> bool:
+    return player is not None and s.cat(player).role is Role.KNIGHT
+
+
 def _view(s: GameState, player: str | None, public: dict[str, Any]) -> dict[str, Any]:
     me = s.cat(player) if player is not None else None
     phase, deadline = s.phase, s.deadline
-    if phase is Phase.GUARD and not (me and me.role is Role.KNIGHT):
+    if phase is Phase.GUARD and not _sees_guard(s, player):
         # Only the Knight knows he is guarding; everyone else still sees the place choice.
         phase, deadline = Phase.PLACE_CHOICE, None
     over = s.phase is Phase.GAME_OVER
     result = {key: value for key, value in public.items() if key not in ("all_waiting", "reveal")}
     result["you"] = player
+    result["step"] = seat_step(s, player)
     result["phase"] = phase.value
     result["deadline"] = deadline
     result["players"] = [

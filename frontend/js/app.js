@@ -60,11 +60,13 @@ function onMessage(message) {
     app.error = null;
   } else if (message.type === "joined") {
     app.seat = { room: message.room, token: message.token, name: message.name };
-    connection.seq = -1; // a new room's views count from its own start
+    connection.forgetView(); // a new room's views count from their own start
     localStorage.setItem(SEAT_KEY, JSON.stringify(app.seat));
     history.replaceState(null, "", `?room=${message.room}`);
     keepAwake();
   } else if (message.type === "error") {
+    // A move made on a step that has ended changed nothing: the screen is only behind.
+    if (message.code === "stale_move") { connection.ping(); return; }
     // A refused name is what a newcomer meets first: say why in their language.
     app.error = LOCALIZED_REFUSALS.includes(message.code) ? t(message.code) : message.message;
     if (message.code === "kicked") { forgetSeat(); app.error = t("kicked"); }
@@ -74,15 +76,20 @@ function onMessage(message) {
 }
 
 function forgetSeat() {
-  if (connection) connection.seq = -1;
+  if (connection) connection.forgetView();
   app.seat = null;
   app.view = null;
   localStorage.removeItem(SEAT_KEY);
 }
 
+// A game move names the step of the view it was made on; the room takes it on that step
+// only (so a late or repeated frame never lands on a later one). Room actions do not.
+const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "ping"]);
+
 function send(action, fields = {}) {
   app.error = null;
-  connection.send({ action, ...fields });
+  const step = app.view && !ROOM_ACTIONS.has(action) ? { step: app.view.step } : {};
+  connection.send({ action, ...fields, ...step });
 }
 
 function announce(text) { announcer.textContent = text; }

@@ -23,7 +23,8 @@ export class Connection {
     Object.assign(this, { url, seat, step, onMessage, onState, onSeatRefused, onSendFailed });
     this.socket = null;
     this.state = "connecting";
-    this.seq = -1;
+    this.seq = -1;   // orders views: an older one arriving late is dropped
+    this.rev = null; // names the view shown; a ping with it brings the view only if it changed
     this.queue = [];
     this.failures = 0;
     this.timer = null;
@@ -53,6 +54,7 @@ export class Connection {
       if (message.type === "view") {
         if (message.seq < this.seq) return; // an older view arriving late
         this.seq = message.seq;
+        this.rev = message.rev;
       }
       this.onMessage(message);
     };
@@ -62,7 +64,7 @@ export class Connection {
       this.setState("closed");
       if (!opened && this.seat()) {
         this.failures += 1;
-        if (this.failures >= GIVE_UP_SEAT_AFTER) { this.failures = 0; this.seq = -1; this.onSeatRefused(); }
+        if (this.failures >= GIVE_UP_SEAT_AFTER) { this.failures = 0; this.forgetView(); this.onSeatRefused(); }
       }
       const wait = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)];
       this.timer = setTimeout(() => this.open(), wait);
@@ -104,8 +106,14 @@ export class Connection {
 
   ping() {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify(this.seq >= 0 ? { action: "ping", seq: this.seq } : { action: "ping" }));
+      this.socket.send(JSON.stringify(this.rev ? { action: "ping", rev: this.rev } : { action: "ping" }));
     }
+  }
+
+  // Another room (or none): its views count from their own start.
+  forgetView() {
+    this.seq = -1;
+    this.rev = null;
   }
 
   wake() {

@@ -33,13 +33,14 @@ class Room(BaseModel):
     code: str
     #: Guards every write (conditional update on this number).
     version: int = 0
-    #: Grows with every change any player can see; clients drop older pushes.
-    seq: int = 0
     host: str
     seats: list[Seat] = Field(default_factory=list)
     settings: Settings = Field(default_factory=Settings)
     game: GameState | None = None
     expires_at: int = 0
+    #: Not stored: the current step's pending moves by seat, as merged in at load
+    #: (``RoomService._load``), so a repeat of a move already made is taken once.
+    pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)
 
     def seat(self, name: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.name == name), None)

@@ -6,12 +6,13 @@ cat is the connection's seat; a ``player`` field naming anyone else is refused. 
 is the only field that names the action: a client ``type`` is refused, never passed on.
 Names a phone asks for are cleaned or refused by names.clean_name (codes ``name_*``).
 
-Server → client: ``{"type": "view", "seq": n, "view": {...}}`` (the whole current
-view), ``{"type": "joined", "room": CODE, "name": NAME, "token": TOKEN}`` (keep the
+Server → client: ``{"type": "view", "seq": n, "rev": R, "view": {...}}`` (the whole
+current view; ``seq`` orders views, ``rev`` names this one for the next ping), ``{"type": "joined", "room": CODE, "name": NAME, "token": TOKEN}`` (keep the
 token to reconnect), ``{"type": "error", "code": ..., "message": ...}``,
 ``{"type": "pong"}``.
 """
 
+import hashlib
 import json
 from typing import Annotated, Any, Literal
 
@@ -20,6 +21,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictInt,
     StringConstraints,
     TypeAdapter,
     ValidationError,
@@ -30,6 +32,8 @@ from engine.catch_the_witch.actions import ACTION_TYPES, NAME_MAX, Action, reada
 from engine.errors import InvalidAction
 from functions.room_service.names import clean_name
 
+#: Hex digits of a view's ``rev``.
+REV_LENGTH = 16
 #: Largest message a client may send (API Gateway allows 128 KB; nothing here needs 4).
 MAX_MESSAGE_BYTES = 4096
 
@@ -91,8 +95,9 @@ class Rematch(_Message):
 
 class Ping(_Message):
     action: Literal["ping"]
-    #: The last view ``seq`` the client has; behind (or None) → the view is sent again.
-    seq: int | None = None
+    #: The ``rev`` of the view the client shows; if its view is another now (or it has
+    #: none), the view is sent again. A rev tells only of the seat's own view (see ``rev``).
+    rev: Annotated[str, StringConstraints(max_length=REV_LENGTH)] | None = None
 
 
 RoomAction = Annotated[
@@ -106,9 +111,13 @@ _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 
 
 class GameMove(_Message):
-    """A RULES §12 action from a seat; ``action.player`` is filled in by the service."""
+    """A RULES §12 action from a seat; ``action.player`` is filled in by the service.
+
+    ``step`` is the ``step`` of the view the move was made on: the room takes the move only
+    on that step, so a late, replayed or retried frame never lands on a later one."""
 
     move: Any  # an engine Action (frozen pydantic model)
+    step: StrictInt
 
 
 def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
@@ -140,8 +149,11 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
         except ValidationError as exc:
             raise InvalidAction(readable_error(exc, name)) from exc
     if name in GAME_ACTIONS:
-        fields = {key: value for key, value in data.items() if key != "action"}
-        return GameMove(move=parse_action({**fields, "type": name}))
+        fields = {key: value for key, value in data.items() if key not in ("action", "step")}
+        step = data.get("step")
+        if type(step) is not int:
+            raise InvalidAction("A move names the step it was made on: the view's 'step'.")
+        return GameMove(move=parse_action({**fields, "type": name}), step=step)
     if name == "timeout":
         raise InvalidAction("Timers are the server's job.")
     if name is None:
@@ -151,7 +163,14 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
 
 # -- server → client ----------------------------------------------------------------------
 def view_message(seq: int, view: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "view", "seq": seq, "view": view}
+    return {"type": "view", "seq": seq, "rev": rev(view), "view": view}
+
+
+def rev(view: dict[str, Any]) -> str:
+    """A short digest of one seat's view: equal revs, equal views. It is a function of that
+    view alone, so a phone learns from it nothing its view does not show."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2s(text.encode(), digest_size=REV_LENGTH // 2).hexdigest()
 
 
 def error_message(code: str, message: str) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from engine.catch_the_witch import (
     apply,
     new_game,
     rematch,
+    seat_step,
     set_host,
     start,
     validate_role_set,
@@ -100,7 +101,8 @@ class Change:
     result: Any = None
     #: A move that leaves the step as it is: written as the seat's own submission only.
     submission: "PendingMove | None" = None
-    #: Answer a ping once the seq is known (after the write, with pending moves counted).
+    #: Answer a ping (or a repeated move) after the write: with the seat's view if the
+    #: phone's is another.
     pong: "Pong | None" = None
 
 
@@ -108,7 +110,10 @@ class Change:
 class Pong:
     connection_id: str
     name: str
-    client_seq: int | None
+    #: The ``rev`` of the view the phone shows (None: it has none).
+    client_rev: str | None
+    #: Answer with a pong frame (a ping), or only with the view if it differs (a move).
+    answer: bool = True
 
 
 @dataclass
@@ -223,7 +228,7 @@ class RoomService:
         binding = self.ports.connections.lookup(connection_id)
         if binding is None:
             if isinstance(parsed, Ping):
-                self._send(connection_id, {**protocol.PONG, "seq": None})
+                self._send(connection_id, protocol.PONG)
                 return
             raise IllegalAction("Create or join a room first.")
         code, name, _ = binding
@@ -285,7 +290,7 @@ class RoomService:
         token_hash = hash_token(token)
         for _ in range(MAX_CODE_ATTEMPTS):
             room = Room(
-                code=new_code(), host=msg.name, settings=msg.settings, version=1, seq=1,
+                code=new_code(), host=msg.name, settings=msg.settings, version=1,
                 seats=[Seat(name=msg.name, token_hash=token_hash, connection=connection_id)],
                 expires_at=int(self.clock()) + ROOM_TTL_SECONDS,
             )  # fmt: skip
@@ -296,7 +301,7 @@ class RoomService:
         self.ports.connections.bind(connection_id, Binding(room.code, msg.name, token_hash))
         self.ports.metrics.count("RoomsCreated")
         self._send(connection_id, protocol.joined_message(room.code, msg.name, token))
-        self._push_views(room)
+        self._push_views(room, self._stamp())
 
     def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
         if self.ports.connections.lookup(connection_id):
@@ -417,7 +422,7 @@ class RoomService:
         """Heartbeat. A client behind (or just connected) gets its view again; a passed
         deadline is resolved here too (the backstop for a lost timer)."""
         change = self._backstop(room) if room.game else no_change()
-        change.pong = Pong(connection_id, name, msg.seq)
+        change.pong = Pong(connection_id, name, msg.rev)
         return change
 
     # == game ==============================================================================
@@ -430,6 +435,20 @@ class RoomService:
         action = move.model_copy(update={"player": name})
         change = self._backstop(room)
         self.ports.metrics.count("Actions")
+        if msg.step != seat_step(room.game, name):
+            # Late, replayed, or made on a view the phone had not caught up from: never
+            # taken on another step than its own (the phone's view shows the step now).
+            stale = StaleMove("That step is over: your move was not used.")
+            if not change.write:
+                raise stale
+            change.direct.append((connection_id, protocol.error_message(stale.code, stale.message)))
+            return change
+        if not change.write and action.model_dump(mode="json") in room.pending_moves.get(name, ()):
+            # The same move again on its step (a retry whose first send did land): taken once.
+            self.ports.metrics.count("RepeatedMoves")
+            return Change(
+                write=False, push_views=False, pong=Pong(connection_id, name, None, False)
+            )
         if not change.write:  # the usual case: try the conflict-free path
             now = self.clock()
             game, effects = apply(room.game, action, now)  # a GameError goes to the sender
@@ -441,7 +460,7 @@ class RoomService:
         except GameError as exc:
             if not change.write:
                 raise  # nothing else happened: refuse without writing
-            change.direct.append((connection_id, protocol.error_message(exc.code, str(exc))))
+            change.direct.append((connection_id, protocol.error_message(exc.code, exc.message)))
         return change
 
     def _backstop(self, room: Room) -> Change:
@@ -556,17 +575,17 @@ class RoomService:
                     change.timers.extend(self._timers(room, change.submission.effects))
                     change.write = change.push_views = True
                 if not change.write and not loaded.advanced:
-                    self._deliver(room, change, exclude, loaded.pending, seen or before)
+                    self._deliver(room, change, exclude, loaded.stamp, seen or before)
                     return change
                 change.timers.extend(self._timers(room, loaded.effects))
                 room.version = expected + 1
-                room.seq += 1
                 if room.seats:  # an empty room keeps its expiry: TTL removes it
                     room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
                 if store.save(room, expected, loaded.consumed, _unmerged(room, loaded)):
                     change.push_views = change.push_views or loaded.advanced
                     # A write that stores a step other seats' moves ended: nobody has it yet.
-                    self._deliver(room, change, exclude, 0, None if loaded.advanced else before)
+                    seen_before = None if loaded.advanced else before
+                    self._deliver(room, change, exclude, self._stamp(), seen_before)
                     return change
             self.ports.metrics.count("WriteConflicts")
             self.sleep(BACKOFF_SECONDS * attempt * (0.5 + self.jitter()))
@@ -585,13 +604,17 @@ class RoomService:
     def _load(self, code: str) -> "Loaded":
         """The room with the pending submissions of its current step merged in, in the
         order they were made; a move no longer legal (the step moved on) is dropped."""
+        stamp = self._stamp()
         room = self.ports.store.load(code)
         if room is None:
             raise IllegalAction("There is no room with that code.")
-        loaded = Loaded(room=room, stored_step=room.game.step if room.game else None)
+        loaded = Loaded(room=room, stored_step=room.game.step if room.game else None, stamp=stamp)
         if room.game is None:
             return loaded
         loaded.consumed = self.ports.store.submissions(code, room.game.step)
+        room.pending_moves = {
+            sub.player: [e["action"] for e in sub.actions] for sub in loaded.consumed
+        }
         moves = sorted(
             (entry["t"], sub.player, index, entry["action"])
             for sub in loaded.consumed for index, entry in enumerate(sub.actions)
@@ -602,7 +625,6 @@ class RoomService:
             except GameError:
                 continue
             loaded.effects.extend(effects)
-        loaded.pending = len(moves)
         loaded.last_move = (moves[-1][0], moves[-1][1]) if moves else None
         loaded.advanced = room.game.step != loaded.stored_step
         return loaded
@@ -631,23 +653,33 @@ class RoomService:
         except IllegalAction:
             return
 
-    def _deliver(self, room: Room, change: Change, exclude: set[str] | None, pending: int = 0,
+    def _deliver(self, room: Room, change: Change, exclude: set[str] | None, seq: int,
                  seen: "_Seen | None" = None) -> None:  # fmt: skip
+        """``seq``: when the room was read as it is here (or written), in microseconds."""
         for message, delay in change.timers:
             self.ports.timers.schedule(message, delay)
         for connection_id, message in change.direct:
             self._send(connection_id, message)
-        pushed = self._push_views(room, exclude, pending, seen) if change.push_views else set()
+        pushed = self._push_views(room, seq, exclude, seen) if change.push_views else set()
         if change.pong:
-            seq = view_seq(room, pending)
             pong = change.pong
-            self._send(pong.connection_id, {**protocol.PONG, "seq": seq})
-            behind = pong.client_seq is None or pong.client_seq < seq
-            if behind and pong.name not in pushed:
+            if pong.answer:
+                self._send(pong.connection_id, protocol.PONG)
+            # Nothing in the answer depends on anything but the seat's own view: neither
+            # other seats' pending moves nor steps the seat does not see (issue 18).
+            if pong.name not in pushed:
                 view = protocol.view_message(seq, view_for(room, pong.name))
-                self._send(pong.connection_id, view)
+                if view["rev"] != pong.client_rev:
+                    self._send(pong.connection_id, view)
 
-    def _push_views(self, room: Room, exclude: set[str] | None = None, pending: int = 0,
+    def _stamp(self) -> int:
+        """A view's ``seq``: the time (µs) of the read or write that gave the room as sent.
+        A read that began later returns that write or a newer room, so a later seq is never
+        an older room (across containers too, within their clocks' skew). Unlike a count of
+        writes and pending moves it says nothing of moves and steps the seat cannot see."""
+        return int(self.clock() * 1_000_000)
+
+    def _push_views(self, room: Room, seq: int, exclude: set[str] | None = None,
                     seen: "_Seen | None" = None) -> set[str]:  # fmt: skip
         """Each connected seat's new view, except to seats that already have it (a place, a
         witch's choice, a Seer's look change only the mover's own view). The seats pushed."""
@@ -660,7 +692,6 @@ class RoomService:
         ]  # fmt: skip
         if not seats:
             return set()
-        seq = view_seq(room, pending)
         messages = [
             (seat.connection, protocol.view_message(seq, view_for(room, seat.name, game_views)))
             for seat in seats
@@ -749,9 +780,10 @@ class _Unseated(Exception):
 class Loaded:
     room: Room
     stored_step: int | None
+    #: When the read began (µs): the seq of views sent from it (see ``_stamp``).
+    stamp: int = 0
     consumed: list[Submission] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
-    pending: int = 0
     advanced: bool = False
     #: (time, seat) of the latest pending move merged in.
     last_move: tuple[float, str] | None = None
@@ -769,12 +801,10 @@ class TooManyMoves(GameError):
     code = "too_many_moves"
 
 
-#: View seq = room writes × this + pending moves merged: grows with every visible change.
-SEQ_STRIDE = 1000
+class StaleMove(GameError):
+    """A move made on another step than the seat's current one: harmless, nothing used."""
 
-
-def view_seq(room: Room, pending: int = 0) -> int:
-    return room.seq * SEQ_STRIDE + pending
+    code = "stale_move"
 
 
 # == views =================================================================================
