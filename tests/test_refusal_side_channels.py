@@ -111,6 +111,8 @@ class Probe:
         try:
             turn.act(action)
         except GameError as exc:
+            # Every refusal of the rules names its RULES section (errors.py).
+            assert not isinstance(exc, IllegalAction) or exc.rule, exc.message
             return (exc.code, exc.message, getattr(exc, "rule", None)), None
         turn.settle()
         after, _ = turn.finish()
