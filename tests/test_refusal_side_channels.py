@@ -13,8 +13,9 @@ is refused, and how, must therefore depend only on what the sender's own view sh
   into a cat." for every non-Seer), so a refusal never sorts cats by their roles.
 
 Games of every size 4–12 are played by the bots (in some the Knight guards every day
-from day 2). At two states of every step, every seat sends every action type with every
-plausible argument (each place, spell, target and card) through ``apply``.
+from day 2). At one state of every step (two of the place choice and of the guard step),
+every seat sends every action type with every plausible argument (each place, spell,
+target and card) through the body of ``apply`` (``Probe``).
 """
 
 import random
