@@ -360,6 +360,11 @@ class _Turn:
             cat.away = False  # §9: Away ends when the cat acts again
 
     # -- helpers -------------------------------------------------------------------------
+    # A refusal tells its sender nothing the sender's own view does not show (issue 18).
+    # A role's action (guard, witch, Seer, Pickpocket) therefore checks the role first,
+    # then human form, then the step: a cat without the role hears "Only the … can …" in
+    # every step. Checking the step first would tell the others the guard step, which
+    # they are shown as the place choice (§6.3, views.py).
     def _need_phase(self, *phases: Phase, what: str, rule: str) -> None:
         if self.s.phase not in phases:
             raise IllegalAction(f"{what} is not possible now.", rule)
@@ -432,20 +437,20 @@ class _Turn:
 
     def on_choose_guard(self, cat: Cat, action: ChooseGuard) -> None:
         s = self.s
-        self._need_phase(Phase.PLACE_CHOICE, what="Choosing Guard", rule="§6.3")
-        self._need_human(cat, "§6.3")
         if cat.role is not Role.KNIGHT:
             raise IllegalAction("Only the Guardian Knight can guard.", "§6.3")
+        self._need_human(cat, "§6.3")
+        self._need_phase(Phase.PLACE_CHOICE, what="Choosing Guard", rule="§6.3")
         if s.today.guarding:
             raise IllegalAction("You already chose to Guard.", "§6.3")
         s.today.places.pop(cat.name, None)
         s.today.guarding = True
 
     def on_guard_place(self, cat: Cat, action: GuardPlace) -> None:
-        self._need_phase(Phase.GUARD, what="Picking a place to guard", rule="§6.3")
         if cat.role is not Role.KNIGHT:
             raise IllegalAction("Only the Guardian Knight can guard.", "§6.3")
         self._need_human(cat, "§6.3")
+        self._need_phase(Phase.GUARD, what="Picking a place to guard", rule="§6.3")
         if self.s.today.guard_place is not None:
             raise IllegalAction("The guard place cannot be changed.", "§6.3")
         self._check_open(action.place)
@@ -453,10 +458,10 @@ class _Turn:
 
     # -- §3.3 / §5 the witches' 15 seconds -------------------------------------------------
     def on_witch_place(self, cat: Cat, action: WitchPlace) -> None:
-        self._need_phase(Phase.WITCHES, what="Choosing a witch's place", rule="§5")
         if not cat.role.is_witch:
             raise IllegalAction("Only witches act during the witches' 15 seconds.", "§5")
         self._need_human(cat, "§5")
+        self._need_phase(Phase.WITCHES, what="Choosing a witch's place", rule="§5")
         if cat.name in self.s.today.witch_choices:
             raise IllegalAction("A witch's choices are final once tapped.", "§3.3")
         self._check_open(action.place)
@@ -464,10 +469,10 @@ class _Turn:
 
     def on_witch_spell(self, cat: Cat, action: WitchSpell) -> None:
         s = self.s
-        self._need_phase(Phase.WITCHES, what="Casting a spell", rule="§5")
         if not cat.role.is_witch:
             raise IllegalAction("Only witches cast spells.", "§5")
         self._need_human(cat, "§5")
+        self._need_phase(Phase.WITCHES, what="Casting a spell", rule="§5")
         choice = s.today.witch_choices.get(cat.name)
         if choice is None:
             raise IllegalAction("Choose a place before a spell.", "§5")
