@@ -442,7 +442,11 @@ class RoomService:
             change.direct.append(
                 (
                     seat.connection,
-                    protocol.error_message("kicked", "The host removed you from the room."),
+                    protocol.error_message(
+                        "kicked",
+                        "The host removed you from the room. You can't join it again for "
+                        f"{KICK_BAN_SECONDS // 60} minutes.",
+                    ),
                 )
             )
         return change
@@ -608,12 +612,13 @@ class RoomService:
 
     def _ban(self, room: Room, seat: Seat) -> None:
         """Keep a kicked cat out for KICK_BAN_SECONDS: by name (its skeleton, so a
-        look-alike is kept out too), and by the address it joined from unless a cat still
-        seated shares it (friends at one table are often behind one venue address, and the
-        host's own address must never be shut out)."""
+        look-alike is kept out too), and by the address it joined from unless that is the
+        host's (friends at one table are often all behind the venue's one address: banning
+        it would shut the table out). Other seats sharing it do not spare it: squatters
+        running several phones from one address are kept out by the first kick."""
         now = self.clock()
-        shared = any(other.address == seat.address for other in room.seats)
-        address = None if shared else seat.address
+        host = room.seat(room.host)
+        address = None if host is not None and host.address == seat.address else seat.address
         bans = [ban for ban in room.bans if ban.until > now]
         bans.append(Ban(name=seat.name, address=address, until=now + KICK_BAN_SECONDS))
         room.bans = bans[-MAX_BANS:]
