@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from events.generate import websocket_event
+from functions import message
 from functions.room_service.memory import MemoryRoomStore
 from functions.room_service.model import (
     CODE_ALPHABET,
@@ -21,6 +23,7 @@ from functions.room_service.model import (
     normalise_code,
 )
 from functions.room_service.service import CannotJoin, KeptOut, Refused
+from tests.moto_cloud import CONTEXT, moto_cloud
 from tests.service_harness import Harness
 
 VENUE = "198.51.100.7"  # the table's Wi-Fi: the host and friends share it
@@ -326,6 +329,37 @@ def test_in_a_game_seats_stay_however_long_a_phone_is_gone():
     h.clock.now += 10 * LOBBY_SEAT_GRACE_SECONDS
     h.service.timer({"kind": "seat_check", "room": h.code, "seat": "Bo"})
     assert seated(h) == ["Ann", "Bo", "Cy", "Di"]
+
+
+# == through the Lambda handlers (DynamoDB and SQS on moto) =================================
+def test_through_the_handlers_a_kick_bans_a_gone_seat_is_freed_and_refusals_are_one():
+    """The source address comes from the request context, the seat check through SQS."""
+    with moto_cloud() as cloud:
+
+        def frame(connection: str, ip: str, **body) -> dict | None:
+            assert cloud.connect(connection) == {"statusCode": 200}
+            event = websocket_event("$default", "MESSAGE", connection, body, source_ip=ip)
+            assert message.handler(event, CONTEXT) == {"statusCode": 200}
+            return cloud.last(connection, "error")
+
+        frame("ann", VENUE, action="create_room", name="Ann")
+        code = cloud.last("ann", "joined")["room"]
+        assert len(code) == CODE_LENGTH
+        assert frame("bo", VENUE, action="join", room=code, name="Bo") is None
+        assert frame("troll", "192.0.2.9", action="join", room=code, name="Troll") is None
+        frame("ann", VENUE, action="kick", target="Troll")
+        assert cloud.last("troll", "error")["code"] == "kicked"
+        kept = frame("troll-2", "192.0.2.9", action="join", room=code, name="Nice")
+        assert kept["code"] == KEPT_OUT
+        nothing = frame("probe", "192.0.2.10", action="join", room="QQQQQQQQ", name="Zed")
+        assert nothing["code"] == CANNOT_JOIN
+        cloud.disconnect("bo")
+        (check,) = [m for m in cloud.queued_timers() if json.loads(m.body)["kind"] == "seat_check"]
+        cloud.clock.now += LOBBY_SEAT_GRACE_SECONDS + 1
+        cloud.deliver_timer(check)
+        assert [seat["name"] for seat in cloud.last("ann")["view"]["seats"]] == ["Ann"]
+        frame("ann", VENUE, action="leave")
+        assert frame("late", VENUE, action="join", room=code, name="Cy") == nothing
 
 
 # == the phone says it in the player's language ==============================================
