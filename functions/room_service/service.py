@@ -564,8 +564,9 @@ class RoomService:
         return Change() if self._pass_host(room) else no_change()
 
     def _pass_host(self, room: Room, after: int | None = None, anyone: bool = False) -> bool:
-        """Host powers pass to the next connected cat in seat order (§10), counting from
-        the host's seat (``after``: the index the host's seat had, once it is removed).
+        """Host powers pass to the next connected cat in seat order (§10), searching from
+        the seat after index ``after`` (default: the host's seat; once that seat is
+        removed, the caller passes the index just before the place it had).
         ``anyone``: the host's seat is gone or no token opens it any more, so with nobody
         connected they pass to the next seat all the same: the host is never a name no
         phone holds, which a new join could take with its powers (issue 18)."""
