@@ -195,7 +195,7 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
         writes_before = store.writes
         barrier = threading.Barrier(len(voters))
 
-        def vote(name: str, code=code, barrier=barrier, first=voters[0]) -> None:
+        def vote(name: str, code=code, barrier=barrier, first=voters[0], game=game) -> None:
             barrier.wait()
             cloud.send(f"{code}-{name}", action="approve", yes=name != first,
                        step=seat_step(game, name))  # fmt: skip

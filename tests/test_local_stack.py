@@ -94,7 +94,7 @@ async def _six_cat_game(stack: LocalStackProcess) -> dict:
         for _ in range(5):  # a mark made as the step changed is refused (stale): tap again
             refusals = len(host.errors)
             await host.move("mark_away", target=away.name)
-            await until(lambda: _player(host.game(), away.name)["away"]
+            await until(lambda refusals=refusals: _player(host.game(), away.name)["away"]
                         or len(host.errors) > refusals, 15, "the Away mark", cats)  # fmt: skip
             if _player(host.game(), away.name)["away"]:
                 break

@@ -8,7 +8,8 @@ import pytest
 from engine.catch_the_witch import view as engine_view
 from engine.catch_the_witch.rules import waiting_for
 from functions.room_service.memory import MemoryRoomStore
-from functions.room_service.service import Refused, view_for
+from functions.room_service.model import CODE_ALPHABET, CODE_LENGTH
+from functions.room_service.service import CannotJoin, Refused, view_for
 from tests.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
@@ -32,7 +33,7 @@ def test_create_join_and_the_lobby_view():
     assert lobby["default_roles"] is None
     h.send("Di", action="join", room=h.code, name="Di")
     assert h.view("Ann")["default_roles"] == ["witch", "herbalist", "pickpocket", "villager"]
-    assert len(h.code) == 4 and h.code.isupper()
+    assert len(h.code) == CODE_LENGTH and set(h.code) <= set(CODE_ALPHABET)
     assert len(h.tokens["Ann"]) >= 32  # 192 bits
 
 
@@ -93,13 +94,13 @@ def test_a_stranger_connection_can_only_create_or_join():
     h.send("nobody", action="vote", target=None, step=1)
     assert h.error("nobody")["message"] == "Create or join a room first."
     h.table(["Ann", "Bo", "Cy", "Di"])
-    h.send("late", action="join", room="ZZZZ", name="Eve")
-    assert h.error("late")["message"] == "There is no room with that code."
+    h.send("late", action="join", room="ZZZZZZZZ", name="Eve")
+    assert h.error("late")["message"] == CannotJoin().message
     h.send("late", action="join", room=h.code, name="Bo")
     assert "name is taken" in h.error("late")["message"]
     h.send("Ann", action="start")
     h.send("late", action="join", room=h.code, name="Eve")
-    assert "already started" in h.error("late")["message"]
+    assert h.error("late")["message"] == CannotJoin().message  # the same answer (issue 18)
 
 
 def test_lobby_host_powers_reorder_kick_settings():

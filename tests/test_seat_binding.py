@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 
 from engine.catch_the_witch.rules import waiting_for
+from functions.room_service.model import KICK_BAN_SECONDS
 from functions.room_service.service import Refused
 from tests.local_stack_process import LocalStackProcess
 from tests.service_harness import Harness
@@ -30,6 +31,7 @@ def _mia_replaced_with_a_spare_socket(how: str) -> Harness:
         h.send("Mia", action="leave")
     else:
         h.send("Ann", action="kick", target="Mia")
+        h.clock.now += KICK_BAN_SECONDS  # a kicked name is kept out this long (issue 18)
     h.send("mia-2", action="join", room=h.code, name="Mia")
     h.tokens["Mia"] = h.pusher.last("mia-2", "joined")["token"]
     return h
@@ -172,7 +174,9 @@ async def _takeover_over_websockets(url: str, how: str) -> dict:
         return result
 
 
-@pytest.mark.parametrize("how", ["leave", "kick"])
+#: Leaving only: over real sockets the stack's clock cannot be moved past the ban a kick
+#: now puts on the name (issue 18); the in-memory tests above cover the kick that way.
+@pytest.mark.parametrize("how", ["leave"])
 def test_spare_sockets_cannot_take_the_seat_over_the_local_stack(stack, how):
     result = asyncio.run(_takeover_over_websockets(stack.websocket_url, how))
     assert [a.get("message") for a in result["answers"]] == [NO_SEAT] * 3, result["answers"]

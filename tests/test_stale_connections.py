@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from functions.room_service.model import Binding, hash_token
 from functions.room_service.protocol import GAME_ACTIONS, ROOM_ACTIONS
+from functions.room_service.service import CannotJoin
 from tests.service_harness import Harness
 
 EVENTS = Path(__file__).resolve().parent.parent / "events"
@@ -79,7 +80,7 @@ def _expected(connection: str, frame: dict, bound: bool) -> str | None:
     if action == "ping":
         return None  # a phone without a seat: pong, seq null (as a new phone's first ping)
     if action == "join":
-        return "There is no room with that code."  # the sample's room, ABCD
+        return CannotJoin().message  # the sample's room, ABCD: no such room (issue 18)
     return NO_ROOM_YET
 
 
@@ -100,7 +101,8 @@ def _judge(h: Harness, connection: str, frame: dict, exact: bool = True) -> None
     if expected is None:
         assert replies == [{"type": "pong"}], (connection, frame, replies)
     elif exact:
-        assert replies == [{"type": "error", "code": "illegal_action", "message": expected}], (
+        code = CannotJoin.code if expected == CannotJoin().message else "illegal_action"
+        assert replies == [{"type": "error", "code": code, "message": expected}], (
             connection, frame, replies,
         )  # fmt: skip
     else:

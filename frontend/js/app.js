@@ -9,8 +9,10 @@ import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), 
 const SEAT_KEY = "ctw.seat"; // {room, token, name}: a reload keeps the seat
 // Error codes of functions/room_service/names.py, each a key of frontend/i18n/*.json.
 const NAME_REFUSALS = ["name_blank", "name_too_long", "name_characters", "name_taken"];
+// Error codes of a join refused (functions/room_service/service.py: CannotJoin, KeptOut).
+const JOIN_REFUSALS = ["cannot_join", "kept_out"];
 // Refusals the phone words in the player's language (the rest arrive in English).
-const LOCALIZED_REFUSALS = [...NAME_REFUSALS, "too_many_moves"];
+const LOCALIZED_REFUSALS = [...NAME_REFUSALS, ...JOIN_REFUSALS, "too_many_moves"];
 
 const app = {
   view: null,      // the newest view (lobby or game)
@@ -181,7 +183,8 @@ function homeScreen() {
   const typed = (key) => (e) => { app.draft[key] = e.target.value; };
   const name = h("input", { id: "name", autocomplete: "nickname", maxlength: 40,
     value: app.draft.name ?? localStorage.getItem("ctw.name") ?? "", oninput: typed("name") });
-  const code = h("input", { id: "code", autocapitalize: "characters", maxlength: 4,
+  // 8 letters (functions/room_service/model.py CODE_LENGTH), maybe typed as "ABCD EFGH".
+  const code = h("input", { id: "code", autocapitalize: "characters", autocomplete: "off", maxlength: 11,
     value: app.draft.code ?? params.get("room") ?? "", oninput: typed("code") });
   const remember = () => localStorage.setItem("ctw.name", name.value.trim());
   return h("section", {},
@@ -192,7 +195,7 @@ function homeScreen() {
       h("h2", {}, t("join_room")),
       h("label", { for: "code" }, t("room_code")), code,
       h("div", { class: "row" }, h("button", { class: "big", onclick: () => {
-        remember(); send("join", { room: code.value.trim(), name: name.value.trim() });
+        remember(); send("join", { room: code.value.replace(/[\s-]/g, ""), name: name.value.trim() });
       } }, t("join")))),
     h("div", { class: "panel" },
       h("h2", {}, t("create_room")),
@@ -265,6 +268,7 @@ function settingsSummary(v) {
 function lobbyScreen(v) {
   const host = v.host === v.you;
   const link = `${location.origin}${location.pathname}?room=${v.room}`;
+  const shown = v.room.match(/.{1,4}/g).join(" "); // "ABCD EFGH": easier to read out and type
   const seats = v.seats.map((seat, i) => h("li", {},
     h("span", { class: "name" }, seat.name,
       seat.name === v.host ? ` (${t("host")})` : "", seat.name === v.you ? ` (${t("you")})` : "",
@@ -276,10 +280,10 @@ function lobbyScreen(v) {
     host && seat.name !== v.you ? h("button", { class: "secondary", "aria-label": t("kick", { name: seat.name }),
       onclick: () => send("kick", { target: seat.name }) }, "✕") : null));
   return h("section", {},
-    h("h1", {}, t("lobby", { code: v.room })),
+    h("h1", {}, t("lobby", { code: shown })),
     h("div", { class: "panel" },
       h("p", {}, t("share")),
-      h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, v.room),
+      h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, shown),
       joinQr(link),
       h("p", {}, h("a", { href: link }, link))),
     h("div", { class: "panel" }, h("h2", {}, t("seats", { n: v.seats.length })), h("ul", { class: "seats" }, ...seats)),

@@ -10,13 +10,25 @@ from engine.catch_the_witch import GameState, Settings
 
 #: Room codes avoid letters that read alike aloud or on a small screen (I/1, O/0, L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
-CODE_LENGTH = 4
+#: 23^8 ≈ 7.8e10 codes, so guessing one is not a way into strangers' lobbies (issue 18;
+#: the numbers are in docs/security.md "Rooms"). Shown as two groups of four (ABCD EFGH);
+#: spaces and dashes typed between them are ignored (normalise_code). Most players join
+#: by the link or the QR code and type nothing.
+CODE_LENGTH = 8
 #: Seat tokens carry 192 random bits; only their hash is stored.
 TOKEN_BYTES = 24
 #: A finished or abandoned room is deleted by DynamoDB TTL after this long.
 ROOM_TTL_SECONDS = 24 * 3600
 #: §10 host powers pass after this long disconnected.
 HOST_GRACE_SECONDS = 30
+#: A lobby seat whose phone has been gone this long is freed (issue 18: lobby squatting).
+#: In a game seats stay: a gone cat is played as Away (§9).
+LOBBY_SEAT_GRACE_SECONDS = 120
+#: A kicked cat is kept out of that room this long (by name, and by address when no
+#: seated cat shares it: see RoomService._kick).
+KICK_BAN_SECONDS = 600
+#: At most this many bans kept in a room (expired ones are dropped first, then the oldest).
+MAX_BANS = 24
 
 
 class Seat(BaseModel):
@@ -26,6 +38,18 @@ class Seat(BaseModel):
     connection: str | None = None
     #: When the seat's last connection closed (for the §10 host hand-over).
     disconnected_at: float | None = None
+    #: ``address_key`` of the address the seat joined from (a kick may ban it).
+    address: str | None = None
+
+
+class Ban(BaseModel):
+    """A kicked cat kept out until ``until``: a join whose name clashes with ``name``
+    (names.names_clash), or that comes from ``address`` (an ``address_key``), is refused."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    address: str | None = None
+    until: float
 
 
 class Room(BaseModel):
@@ -38,6 +62,8 @@ class Room(BaseModel):
     settings: Settings = Field(default_factory=Settings)
     game: GameState | None = None
     expires_at: int = 0
+    #: Kicked cats kept out for a while (at most MAX_BANS, see RoomService._kick).
+    bans: list[Ban] = Field(default_factory=list)
     #: Not stored: the current step's pending moves by seat, as merged in at load
     #: (``RoomService._load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)
@@ -59,6 +85,11 @@ class Room(BaseModel):
     @property
     def started(self) -> bool:
         return self.game is not None
+
+    @property
+    def closed(self) -> bool:
+        """A lobby whose last seat left: nobody can join it (issue 18), TTL takes it."""
+        return not self.started and not self.seats
 
 
 #: No token hashes to this (a SHA-256 hex digest has 64 hex digits).
@@ -93,7 +124,16 @@ def hash_token(token: str) -> str:
 
 
 def normalise_code(code: str) -> str:
-    return code.strip().upper()
+    """What a player typed (any case, maybe ``abcd efgh`` or ``ABCD-EFGH``) as a code."""
+    return "".join(code.split()).replace("-", "").upper()
+
+
+def address_key(source_ip: str | None) -> str | None:
+    """What a room keeps of a caller's address: a hash, so the table does not show the
+    address in plain sight (not anonymous: IPv4 addresses are few enough to try all)."""
+    if not source_ip:
+        return None
+    return hashlib.sha256(f"ctw-address:{source_ip}".encode()).hexdigest()[:32]
 
 
 class Submission(BaseModel):

@@ -33,11 +33,16 @@ from engine.errors import GameError, IllegalAction, InvalidAction
 from . import protocol
 from .model import (
     HOST_GRACE_SECONDS,
+    KICK_BAN_SECONDS,
+    LOBBY_SEAT_GRACE_SECONDS,
+    MAX_BANS,
     ROOM_TTL_SECONDS,
+    Ban,
     Binding,
     Room,
     Seat,
     Submission,
+    address_key,
     hash_token,
     new_code,
     new_token,
@@ -79,6 +84,35 @@ class Busy(GameError):
 
 class RateLimited(GameError):
     code = "rate_limited"
+
+
+class CannotJoin(IllegalAction):
+    """The one answer to a join of a room that is not an open lobby with a free seat: no
+    such room, a closed one, a game under way, a full room (issue 18). A phone probing
+    codes learns nothing from it; the phone words it in the player's language."""
+
+    code = "cannot_join"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "You can't join that room: no open room has that code (a game under way, a full "
+            "room or a closed one can't be joined). Check the code, or ask the host for the "
+            "link.",
+            "§10",
+        )
+
+
+class KeptOut(IllegalAction):
+    """A kicked cat trying to come back before the ban ends (issue 18)."""
+
+    code = "kept_out"
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"The host removed you from this room: you can't join it again until "
+            f"{KICK_BAN_SECONDS // 60} minutes have passed.",
+            "§10",
+        )
 
 
 @dataclass
@@ -182,6 +216,9 @@ class RoomService:
             if room.host == name:
                 check = {"kind": "host_check", "room": room.code}
                 change.timers.append((check, HOST_GRACE_SECONDS + TIMER_MARGIN_SECONDS))
+            if not room.started:  # a lobby seat gone a while is freed (issue 18)
+                check = {"kind": "seat_check", "room": room.code, "seat": name}
+                change.timers.append((check, LOBBY_SEAT_GRACE_SECONDS + TIMER_MARGIN_SECONDS))
             return change
 
         self._try_update(code, drop)
@@ -204,7 +241,8 @@ class RoomService:
             self._send(connection_id, protocol.error_message(exc.code, exc.message))
 
     def timer(self, message: dict[str, Any]) -> None:
-        """A delayed SQS message: a step's deadline or the host's grace period."""
+        """A delayed SQS message: a step's deadline, the host's grace period, or the wait
+        before a gone phone's lobby seat is freed."""
         code = message.get("room")
         if not isinstance(code, str):
             return
@@ -212,6 +250,8 @@ class RoomService:
             self._try_update(code, lambda room: self._fire_deadline(room, message))
         elif message.get("kind") == "host_check":
             self._try_update(code, self._check_host)
+        elif message.get("kind") == "seat_check":
+            self._try_update(code, self._free_gone_seats)
 
     def current_room(self, code: str) -> Room:
         """The room as players see it: stored state plus the pending moves of its step."""
@@ -291,7 +331,8 @@ class RoomService:
         for _ in range(MAX_CODE_ATTEMPTS):
             room = Room(
                 code=new_code(), host=msg.name, settings=msg.settings, version=1,
-                seats=[Seat(name=msg.name, token_hash=token_hash, connection=connection_id)],
+                seats=[Seat(name=msg.name, token_hash=token_hash, connection=connection_id,
+                            address=address_key(source_ip))],
                 expires_at=int(self.clock()) + ROOM_TTL_SECONDS,
             )  # fmt: skip
             if self.ports.store.create(room):
@@ -309,20 +350,48 @@ class RoomService:
         token = new_token()
         token_hash = hash_token(token)
         code = normalise_code(msg.room)
+        address = address_key(source_ip)
 
         def join(room: Room) -> Change:
-            if room.started:
-                raise IllegalAction("The game has already started.", "§10")
-            if any(names_clash(seat.name, msg.name) for seat in room.seats):
-                raise NameTaken()
-            if len(room.seats) >= MAX_PLAYERS:
-                raise IllegalAction(f"The room is full ({MAX_PLAYERS} cats).", "§10")
-            room.seats.append(Seat(name=msg.name, token_hash=token_hash, connection=connection_id))
+            self._free_gone_seats(room)  # seats gone too long make room first
+            self._join_problem(room, msg.name, address)
+            seat = Seat(name=msg.name, token_hash=token_hash, connection=connection_id,
+                        address=address)  # fmt: skip
+            room.seats.append(seat)
             joined = protocol.joined_message(room.code, msg.name, token)
             return Change(direct=[(connection_id, joined)])
 
-        self._update(code, join)
+        # Every refusal a stranger could meet is decided on one read of the room item, the
+        # same read for a code with no room as for a game under way (issue 18: one answer).
+        stored = self.ports.store.load(code)
+        if stored is None:
+            raise CannotJoin()
+        self._join_problem(stored, msg.name, address, gone_seats=self._gone_seats(stored))
+        try:
+            self._update(code, join)
+        except (CannotJoin, KeptOut, NameTaken):
+            raise
+        except IllegalAction:  # the room vanished since that read (_load's refusal)
+            raise CannotJoin() from None
         self.ports.connections.bind(connection_id, Binding(code, msg.name, token_hash))
+
+    def _join_problem(self, room: Room, name: str, address: str | None,
+                      gone_seats: list[Seat] = ()) -> None:  # fmt: skip
+        """Refuse a join: CannotJoin unless the room is an open lobby with a free seat
+        (``gone_seats`` will be freed first); then KeptOut for a kicked cat, NameTaken for
+        a name too like a seated one. Those two reveal only a lobby the phone could have
+        joined under another name."""
+        seats = [seat for seat in room.seats if seat not in gone_seats]
+        if room.closed or room.started or not seats or len(seats) >= MAX_PLAYERS:
+            raise CannotJoin()
+        now = self.clock()
+        for ban in room.bans:
+            if ban.until > now and (
+                names_clash(ban.name, name) or (address and ban.address == address)
+            ):
+                raise KeptOut()
+        if any(names_clash(seat.name, name) for seat in seats):
+            raise NameTaken()
 
     def _host_only(self, room: Room, name: str, what: str) -> None:
         if room.host != name:
@@ -335,14 +404,12 @@ class RoomService:
     def _leave(self, room: Room, name: str, connection_id: str, msg: Leave) -> Change:
         seat = room.seat(name)
         if not room.started:
-            room.seats.remove(seat)
-            if not room.seats:
-                room.expires_at = int(self.clock())  # nobody left: let TTL take it
+            self._free_seat(room, seat)
         else:
             seat.connection, seat.disconnected_at = None, self.clock()
             room.revoke_token(seat)
-        if room.host == name:
-            self._pass_host(room)
+            if room.host == name:
+                self._pass_host(room, anyone=True)
         change = Change(result=[connection_id])
         game = room.game
         if game is not None and game.phase is not Phase.GAME_OVER and not game.cat(name).away:
@@ -374,12 +441,17 @@ class RoomService:
         if seat.name == name:
             raise IllegalAction("The host cannot kick themselves; use leave.", "§10")
         room.seats.remove(seat)
+        self._ban(room, seat)
         change = Change(result=[seat.connection] if seat.connection else [])
         if seat.connection:
             change.direct.append(
                 (
                     seat.connection,
-                    protocol.error_message("kicked", "The host removed you from the room."),
+                    protocol.error_message(
+                        "kicked",
+                        "The host removed you from the room. You can't join it again for "
+                        f"{KICK_BAN_SECONDS // 60} minutes.",
+                    ),
                 )
             )
         return change
@@ -510,16 +582,66 @@ class RoomService:
             return no_change()
         return Change() if self._pass_host(room) else no_change()
 
-    def _pass_host(self, room: Room) -> bool:
-        """Host powers pass to the next connected cat in seat order (§10)."""
+    def _pass_host(self, room: Room, after: int | None = None, anyone: bool = False) -> bool:
+        """Host powers pass to the next connected cat in seat order (§10), searching from
+        the seat after index ``after`` (default: the host's seat; once that seat is
+        removed, the caller passes the index just before the place it had).
+        ``anyone``: the host's seat is gone or no token opens it any more, so with nobody
+        connected they pass to the next seat all the same: the host is never a name no
+        phone holds, which a new join could take with its powers (issue 18)."""
         names = [seat.name for seat in room.seats]
-        start_at = names.index(room.host) + 1 if room.host in names else 0
-        for offset in range(len(names)):
-            seat = room.seats[(start_at + offset) % len(names)]
-            if seat.connection and seat.name != room.host:
-                self._make_host(room, seat.name)
-                return True
-        return False
+        if after is None:
+            after = names.index(room.host) if room.host in names else len(names) - 1
+        others = [room.seats[(after + 1 + offset) % len(names)] for offset in range(len(names))]
+        others = [seat for seat in others if seat.name != room.host]
+        connected = [seat for seat in others if seat.connection]
+        chosen = connected or (others if anyone else [])
+        if not chosen:
+            return False
+        self._make_host(room, chosen[0].name)
+        return True
+
+    # == lobby seats (issue 18) =============================================================
+    def _free_seat(self, room: Room, seat: Seat) -> None:
+        """A lobby seat let go (left, or its phone gone too long): the host passes on, and
+        the last seat closes the room (never joinable again; TTL takes it)."""
+        index = room.seats.index(seat)
+        room.seats.remove(seat)
+        if room.host == seat.name and room.seats:
+            self._pass_host(room, after=index - 1, anyone=True)
+        if not room.seats:
+            room.expires_at = int(self.clock())  # closed: let TTL take it
+
+    def _gone_seats(self, room: Room) -> list[Seat]:
+        """Lobby seats whose phone has been gone LOBBY_SEAT_GRACE_SECONDS or more."""
+        if room.started:
+            return []
+        now = self.clock()
+        return [
+            seat for seat in room.seats
+            if seat.connection is None and seat.disconnected_at is not None
+            and now - seat.disconnected_at >= LOBBY_SEAT_GRACE_SECONDS
+        ]  # fmt: skip
+
+    def _free_gone_seats(self, room: Room) -> Change:
+        """The ``seat_check`` timer, and every join (in case that timer was lost)."""
+        gone = self._gone_seats(room)
+        for seat in gone:
+            self._free_seat(room, seat)
+        return Change() if gone else no_change()
+
+    def _ban(self, room: Room, seat: Seat) -> None:
+        """Keep a kicked cat out for KICK_BAN_SECONDS: by name (its skeleton, so a
+        look-alike is kept out too), and by the address it joined from unless that is the
+        host's (friends at one table are often all behind the venue's one address: banning
+        it would shut the table out). Other seats sharing it do not spare it: squatters
+        running several phones from one address are kept out by the first kick."""
+        now = self.clock()
+        host = room.seat(room.host)
+        address = None if host is not None and host.address == seat.address else seat.address
+        bans = [ban for ban in room.bans if ban.until > now]
+        bans.append(Ban(name=seat.name, address=address, until=now + KICK_BAN_SECONDS))
+        room.bans = bans[-MAX_BANS:]
 
     @staticmethod
     def _make_host(room: Room, name: str) -> None:
