@@ -54,3 +54,41 @@ def test_the_bound_keeps_a_full_submission_far_below_the_item_limit():
                                                "spell": "frog", "target": "B" * 20}}  # fmt: skip
     full = Submission(player="A" * 20, step=999_999, actions=[move] * service.MAX_MOVES_PER_STEP)
     assert len(full.model_dump_json().encode()) < 16_000  # DynamoDB's limit: 400 KB
+
+
+def test_every_store_checks_each_item_s_size_before_writing(monkeypatch):
+    """Deliverable 4: the room and a seat's pending moves are each checked against a bound
+    well below DynamoDB's 400 KB, in the in-memory store as in DynamoDB's (the moto test
+    test_a_room_too_large_is_refused_with_a_clear_error_long_before_400_kb), with a clear
+    error and nothing written."""
+    from functions.room_service import model
+
+    h = Harness()
+    h.table(NAMES)
+    h.send("Ann", action="start")
+    monkeypatch.setattr(model, "MAX_SUBMISSION_BYTES", 100)  # as if the moves had grown
+    before = (dict(h.store._rooms), dict(h.store._subs))
+    h.send("Bo", action="ready")
+    error = h.error("Bo")
+    assert error["code"] == "too_many_moves" and "(limit 100)" in error["message"]
+    assert (h.store._rooms, h.store._subs) == before
+    monkeypatch.setattr(model, "MAX_SUBMISSION_BYTES", 64_000)
+    monkeypatch.setattr(model, "MAX_ROOM_BYTES", 300)  # as if the room had grown
+    for name in NAMES[1:]:
+        h.send(name, action="ready")  # pending moves: small items, taken
+    h.send("Ann", action="ready")  # completes the step: the room write is refused
+    error = h.error("Ann")
+    assert error["code"] == "room_too_large" and "(limit 300)" in error["message"]
+    assert h.room().game.phase.value == "role_check"
+
+
+def test_the_largest_room_stays_far_below_its_bound():
+    """A 12-cat room at the end of a long game, stored, against model.MAX_ROOM_BYTES."""
+    from functions.room_service.model import MAX_ROOM_BYTES, stored_room
+
+    names = [f"{'Ж' * 19}{i:x}" for i in range(12)]  # longest names, 2 bytes a letter
+    h = Harness()
+    h.table(names)
+    h.send(names[0], action="start")
+    h.play_with_bots(names, seed=3)
+    assert len(stored_room(h.room())) < MAX_ROOM_BYTES / 20

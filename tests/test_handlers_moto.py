@@ -17,7 +17,7 @@ from engine.catch_the_witch import bots
 from engine.rng import Rng
 from events.generate import websocket_event
 from functions import message, timer
-from functions.room_service import aws, lambda_app
+from functions.room_service import aws, lambda_app, model
 from tests.moto_cloud import CONTEXT, REGION, TABLE, moto_cloud
 
 
@@ -228,7 +228,7 @@ def test_a_room_too_large_is_refused_with_a_clear_error_long_before_400_kb(cloud
     names, _, code = cloud.table(4)
     for name in names[:3]:
         cloud.send(name, action="ready")  # pending submissions: small items
-    monkeypatch.setattr(aws, "MAX_ITEM_BYTES", 500)  # as if the room had grown past the limit
+    monkeypatch.setattr(model, "MAX_ROOM_BYTES", 500)  # as if the room had grown past the limit
     cloud.send("Cat4", action="ready")  # completes the step: the room write is refused
     error = cloud.last("Cat4", "error")
     assert error["code"] == "room_too_large" and "limit 500" in error["message"]

@@ -741,6 +741,7 @@ class _Turn:
         elif phase is Phase.PLACE_CHOICE:
             knight = next((c for c in s.players if c.role is Role.KNIGHT), None)
             if s.today.guarding and knight is not None and knight.form is Form.HUMAN:
+                s.place_deadline = s.deadline  # what everyone else still sees (views)
                 self._enter(Phase.GUARD, self._limit)
             else:
                 self._start_witches()

@@ -98,6 +98,9 @@ class GameState(_Model):
     #: Guard steps entered so far (§6.3). Only the Knight sees them, so every other cat's
     #: step number (``views.seat_step``) leaves them out: it must not tick unseen.
     guard_steps: int = 0
+    #: The place choice's deadline, which everyone but the Knight still sees during his
+    #: guard step: a countdown that vanished would tell them he is guarding.
+    place_deadline: float | None = None
     deadline: float | None = None
     day: int = 0
     seals: int = 0

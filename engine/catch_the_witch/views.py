@@ -108,8 +108,9 @@ def _view(s: GameState, player: str | None, public: dict[str, Any]) -> dict[str,
     me = s.cat(player) if player is not None else None
     phase, deadline = s.phase, s.deadline
     if phase is Phase.GUARD and not _sees_guard(s, player):
-        # Only the Knight knows he is guarding; everyone else still sees the place choice.
-        phase, deadline = Phase.PLACE_CHOICE, None
+        # Only the Knight knows he is guarding; everyone else still sees the place choice,
+        # with its countdown (docs/security.md: the time his step takes is a known limit).
+        phase, deadline = Phase.PLACE_CHOICE, s.place_deadline
     over = s.phase is Phase.GAME_OVER
     result = {key: value for key, value in public.items() if key not in ("all_waiting", "reveal")}
     result["you"] = player

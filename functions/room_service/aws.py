@@ -13,9 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
 
-from engine.errors import GameError
-
-from .model import Binding, Room, Submission
+from .model import Binding, Room, Submission, stored_room, stored_submission
 
 #: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); a seat's pending moves in a
 #: step are (ROOM#<code>, SUB#<step>#<seat>), beside their room; a connection is
@@ -24,17 +22,11 @@ KEY = "pk"
 SORT = "sk"
 #: Pending moves outlive their step by at most this long (TTL), if never consumed.
 SUBMISSION_TTL_SECONDS = 24 * 3600
-#: DynamoDB's item limit is 400 KB; refuse well before it (compressed) with a clear message.
-MAX_ITEM_BYTES = 200_000
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
 CONNECTION_TTL_SECONDS = 3 * 3600
 #: Posts run in parallel, one thread each (12 cats: one wave). Every client's connection
 #: pool matches it: botocore's default pool of 10 would make two of twelve posts wait.
 PUSH_THREADS = 12
-
-
-class RoomTooLarge(GameError):
-    code = "room_too_large"
 
 
 @cache
@@ -62,13 +54,7 @@ class DynamoRoomStore:
         return _client("dynamodb")
 
     def _item(self, room: Room) -> dict[str, Any]:
-        # zlib-compressed JSON: a 12-cat room's ~11 KB of repetitive JSON stores in ~2 KB,
-        # and DynamoDB bills a write unit per KB, a read unit per 4 KB (bench/backend.py).
-        body = zlib.compress(room.model_dump_json(exclude={"version", "expires_at"}).encode())
-        if len(body) > MAX_ITEM_BYTES:
-            raise RoomTooLarge(
-                f"Room {room.code} has grown to {len(body)} bytes (limit {MAX_ITEM_BYTES})."
-            )
+        body = stored_room(room)  # size-checked (model.MAX_ROOM_BYTES); bench/backend.py
         return {
             **_room_key(room.code),
             "version": {"N": str(room.version)},
@@ -151,7 +137,7 @@ class DynamoRoomStore:
         item = {
             **_submission_key(code, submission),
             "n": {"N": str(submission.n)},
-            "submission": {"S": submission.model_dump_json()},
+            "submission": {"S": stored_submission(submission)},
             "expires_at": {"N": str(int(submission.actions[-1]["t"]) + SUBMISSION_TTL_SECONDS)},
         }
         try:

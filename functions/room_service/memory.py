@@ -3,7 +3,7 @@
 import threading
 from typing import Any
 
-from .model import Binding, Room, Submission
+from .model import Binding, Room, Submission, stored_room, stored_submission
 
 
 class MemoryRoomStore:
@@ -18,6 +18,7 @@ class MemoryRoomStore:
         with self._lock:
             if room.code in self._rooms:
                 return False
+            stored_room(room)  # the size check every store makes
             self._rooms[room.code] = room.model_dump_json()
             self.writes += 1
             return True
@@ -37,6 +38,7 @@ class MemoryRoomStore:
             if data is None or Room.model_validate_json(data).version != expected_version or stale:
                 self.conflicts += 1
                 return False
+            stored_room(room)  # the size check every store makes
             self._rooms[room.code] = room.model_dump_json()
             for sub in consumed:
                 del self._subs[(room.code, sub.step, sub.player)]
@@ -58,7 +60,7 @@ class MemoryRoomStore:
                 self.conflicts += 1
                 return False
             key = (code, submission.step, submission.player)
-            self._subs[key] = submission.model_dump_json()
+            self._subs[key] = stored_submission(submission)
             return True
 
     def delete_submission(self, code: str, submission: Submission) -> bool:

@@ -2,11 +2,13 @@
 
 import hashlib
 import secrets
+import zlib
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.catch_the_witch import GameState, Settings
+from engine.errors import GameError
 
 #: Room codes avoid letters that read alike aloud or on a small screen (I/1, O/0, L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -149,3 +151,42 @@ class Submission(BaseModel):
     step: int
     actions: list[dict] = Field(default_factory=list)
     n: int = 0
+
+
+# -- stored sizes -----------------------------------------------------------------------------
+#: DynamoDB refuses an item over 400 KB with an error no player could read. Each item this
+#: service stores is checked against a bound well below it before any write, in every
+#: store, and refused with a clear error (nothing is written). A 12-cat room takes ~2 KB
+#: compressed at its largest; 40 pending moves (service.MAX_MOVES_PER_STEP) under 16 KB.
+MAX_ROOM_BYTES = 200_000
+MAX_SUBMISSION_BYTES = 64_000
+
+
+class RoomTooLarge(GameError):
+    code = "room_too_large"
+
+
+class MovesTooLarge(GameError):
+    code = "too_many_moves"
+
+
+def stored_room(room: Room) -> bytes:
+    """The room as stored: zlib-compressed JSON (a 12-cat room's ~11 KB of repetitive JSON
+    stores in ~2 KB; DynamoDB bills a write unit per KB, a read unit per 4 KB)."""
+    body = zlib.compress(room.model_dump_json(exclude={"version", "expires_at"}).encode())
+    if len(body) > MAX_ROOM_BYTES:
+        raise RoomTooLarge(
+            f"Room {room.code} has grown to {len(body)} bytes (limit {MAX_ROOM_BYTES})."
+        )
+    return body
+
+
+def stored_submission(submission: Submission) -> str:
+    """A seat's pending moves as stored: JSON, refused past its bound."""
+    body = submission.model_dump_json()
+    if len(body.encode()) > MAX_SUBMISSION_BYTES:
+        raise MovesTooLarge(
+            f"Your moves in this step take {len(body.encode())} bytes (limit "
+            f"{MAX_SUBMISSION_BYTES}): this one was not taken. Your earlier moves stand."
+        )
+    return body
