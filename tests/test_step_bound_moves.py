@@ -189,3 +189,25 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
                 assert all(len(h.messages(n)) == counts[n] for n in others if n != sent[-1][0])
                 assert {n: h.view(n)["step"] for n in others} == steps
     assert guard_steps >= 3
+
+
+def test_a_refusal_reads_the_same_on_every_path():
+    """Deliverable 11: a refusal used to carry "(RULES §…)" only when the same request also
+    resolved a passed deadline. Now: the same text, with or without one."""
+    h, _ = _game(0)
+    for name in NAMES:
+        h.send(name, action="ready")
+    assert h.view("Bo")["phase"] == "place_choice" and h.room().game.deadline
+    h.send("Bo", action="vote", target=None)  # a rules refusal, on its own
+    alone = h.error("Bo")
+    assert alone["code"] == "illegal_action" and "RULES" not in alone["message"]
+    step = h.view("Bo")["step"]
+    h.send("Bo", action="ready", step=step - 1)
+    stale_alone = h.error("Bo")
+    h.clock.now = h.room().game.deadline + 1  # the next message also resolves the deadline
+    h.send("Bo", action="vote", target=None, step=step)
+    with_deadline = h.error("Bo")
+    assert with_deadline == stale_alone  # its step ended with the deadline: stale, same text
+    assert h.room().game.phase.value != "place_choice"
+    h.send("Bo", action="vote", target=None)  # on the new step: the rules' own refusal
+    assert "RULES" not in h.error("Bo")["message"]
