@@ -16,10 +16,12 @@ from typing import Any
 from engine.errors import GameError
 
 from .model import Binding, Room, Submission
+from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
 
 #: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); a seat's pending moves in a
 #: step are (ROOM#<code>, SUB#<step>#<seat>), beside their room; a connection is
-#: (CONN#<id>, CONN).
+#: (CONN#<id>, CONN), with its message counter (ratelimit.py); the requests of one kind
+#: from one source address in one window are (IP#<address>, <kind>#<window start>).
 KEY = "pk"
 SORT = "sk"
 #: Pending moves outlive their step by at most this long (TTL), if never consumed.
@@ -198,12 +200,17 @@ class DynamoConnections:
         self.clock = clock or time.time
 
     def bind(self, connection_id: str, binding: Binding) -> None:
+        # An update, not a put: the item may already hold the connection's message counter.
         expires = int(self.clock()) + CONNECTION_TTL_SECONDS
-        _client("dynamodb").put_item(TableName=self.table, Item={
-            **_connection_key(connection_id), "room": {"S": binding.room},
-            "seat": {"S": binding.seat}, "token_hash": {"S": binding.token_hash},
-            "expires_at": {"N": str(expires)},
-        })  # fmt: skip
+        _client("dynamodb").update_item(
+            TableName=self.table, Key=_connection_key(connection_id),
+            UpdateExpression="SET room = :room, seat = :seat, token_hash = :token_hash, "
+                             "expires_at = :expires_at",
+            ExpressionAttributeValues={
+                ":room": {"S": binding.room}, ":seat": {"S": binding.seat},
+                ":token_hash": {"S": binding.token_hash}, ":expires_at": {"N": str(expires)},
+            },
+        )  # fmt: skip
 
     def lookup(self, connection_id: str) -> Binding | None:
         item = (
@@ -211,14 +218,62 @@ class DynamoConnections:
             .get_item(TableName=self.table, Key=_connection_key(connection_id))
             .get("Item")
         )
-        if not item:
-            return None
-        # An item written before bindings carried the token proves nothing: it holds no seat.
-        token_hash = item.get("token_hash", {}).get("S", "")
-        return Binding(item["room"]["S"], item["seat"]["S"], token_hash)
+        return _binding(item)
+
+    def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
+        """One UpdateItem in place of lookup's GetItem: count the message (ADD n), start
+        the windows of a new counter, and read the binding back (ALL_NEW). A second write
+        only when a window must restart (at most once per window's limit of messages)."""
+        db = _client("dynamodb")
+        starts = {f":w{i}": {"N": str(window_of(now, s))}
+                  for i, (s, _) in enumerate(CONNECTION_WINDOWS)}  # fmt: skip
+        sets = [f"w{i} = if_not_exists(w{i}, :w{i}), b{i} = if_not_exists(b{i}, :zero)"
+                for i in range(len(CONNECTION_WINDOWS))]  # fmt: skip
+        item = db.update_item(
+            TableName=self.table, Key=_connection_key(connection_id), ReturnValues="ALL_NEW",
+            UpdateExpression=f"SET {', '.join(sets)}, "
+                             "expires_at = if_not_exists(expires_at, :expires_at) ADD n :one",
+            ExpressionAttributeValues={
+                **starts, ":zero": {"N": "0"}, ":one": {"N": "1"},
+                ":expires_at": {"N": str(int(now) + CONNECTION_TTL_SECONDS)},
+            },
+        )["Attributes"]  # fmt: skip
+        windows = range(len(CONNECTION_WINDOWS))
+        n = int(item["n"]["N"])
+        bases = [int(item[f"b{i}"]["N"]) for i in windows]
+        allowed, restarts = count_message(n, bases, [int(item[f"w{i}"]["N"]) for i in windows],
+                                          now)  # fmt: skip
+        if restarts:
+            values = {}
+            for i, (base, start) in restarts.items():
+                values |= {f":b{i}": {"N": str(base)}, f":w{i}": {"N": str(start)}}
+            db.update_item(TableName=self.table, Key=_connection_key(connection_id),
+                           UpdateExpression="SET " + ", ".join(f"b{i} = :b{i}, w{i} = :w{i}"
+                                                               for i in restarts),
+                           ExpressionAttributeValues=values)  # fmt: skip
+        return _binding(item), allowed
+
+    def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
+        item = _client("dynamodb").update_item(
+            TableName=self.table, ReturnValues="UPDATED_NEW",
+            Key={KEY: {"S": f"IP#{address}"}, SORT: {"S": f"{kind}#{window_start}"}},
+            UpdateExpression="SET expires_at = :expires_at ADD n :one",
+            ExpressionAttributeValues={":one": {"N": "1"},
+                                       ":expires_at": {"N": str(expires_at)}},
+        )["Attributes"]  # fmt: skip
+        return int(item["n"]["N"])
 
     def unbind(self, connection_id: str) -> None:
         _client("dynamodb").delete_item(TableName=self.table, Key=_connection_key(connection_id))
+
+
+def _binding(item: dict[str, Any] | None) -> Binding | None:
+    """The binding a connection item holds; None if it holds only a message counter."""
+    if not item or "room" not in item:
+        return None
+    # An item written before bindings carried the token proves nothing: it holds no seat.
+    token_hash = item.get("token_hash", {}).get("S", "")
+    return Binding(item["room"]["S"], item["seat"]["S"], token_hash)
 
 
 class ApiGatewayPusher:

@@ -48,3 +48,49 @@ class RateLimiter:
         idle = [c for c, b in self._buckets.items() if now - b.at >= IDLE_SECONDS]
         for connection_id in idle:
             del self._buckets[connection_id]
+
+
+# == limits every container sees (counters in the table, issue 18) =========================
+#: Per connection, across all containers: at most this many messages in each window. The
+#: count rides on the connection lookup every message makes anyway (one UpdateItem instead
+#: of one GetItem), so it adds no request. (seconds, messages): the burst the bucket above
+#: allows, and its sustained rate's order (a phone's taps stay far below both).
+CONNECTION_WINDOWS: tuple[tuple[int, int], ...] = ((1, 30), (60, 300))
+
+#: Per source address. A whole table of 4–12 friends usually shares ONE address (the
+#: venue's Wi-Fi behind NAT), and a bar may host two or three tables at once; so each cap
+#: is several parties' worth, never reached by a real one: rematches reuse their room,
+#: a reloaded phone reconnects with its token (a connect, not a join), a wrong code or a
+#: taken name costs one attempt. A prober or a room factory meets them within seconds.
+#: Reconnects: 12 phones dropping off the Wi-Fi three times in one minute are 36.
+CONNECTS_PER_IP_PER_MINUTE = 60
+#: A party creates one room (two if someone starts a second table or creates by mistake).
+ROOMS_PER_IP_PER_HOUR = 30
+#: Joins, right or wrong: 12 seats, plus leaving and rejoining, plus typos, per table.
+JOIN_ATTEMPTS_PER_IP_PER_HOUR = 200
+
+#: Counter items outlive their window by this long, then expire (TTL).
+COUNTER_TTL_SECONDS = 3600
+
+
+def window_of(now: float, seconds: int) -> int:
+    """The fixed window (its start, in whole seconds) that ``now`` falls in."""
+    return int(now // seconds) * seconds
+
+
+def count_message(n: int, bases: list[int], starts: list[int], now: float,
+                  windows=CONNECTION_WINDOWS) -> tuple[bool, dict[int, tuple[int, int]]]:  # fmt: skip
+    """Decide the ``n``-th message of a connection from its stored counter: whether it is
+    allowed, and the windows to restart at it (index → (new base, new start)).
+
+    Each window keeps the count at its start (``bases``) and when it started (``starts``).
+    A window restarts lazily, only when a message would be over its limit and the window
+    is over, so a phone under the limits never pays the write of a restart. Within one
+    window a connection gets its limit (plus what it left unused of an earlier window, up
+    to the limit again): refused while any current window is full."""
+    over = [n - base > limit for base, (_, limit) in zip(bases, windows, strict=True)]
+    current = [start == window_of(now, seconds)
+               for start, (seconds, _) in zip(starts, windows, strict=True)]  # fmt: skip
+    if any(o and c for o, c in zip(over, current, strict=True)):
+        return False, {}
+    return True, {i: (n - 1, window_of(now, windows[i][0])) for i, o in enumerate(over) if o}
