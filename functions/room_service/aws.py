@@ -221,37 +221,35 @@ class DynamoConnections:
         return _binding(item)
 
     def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
-        """One UpdateItem in place of lookup's GetItem: count the message (ADD n), start
-        the windows of a new counter, and read the binding back (ALL_NEW). A second write
-        only when a window must restart (at most once per window's limit of messages)."""
-        db = _client("dynamodb")
-        starts = {f":w{i}": {"N": str(window_of(now, s))}
-                  for i, (s, _) in enumerate(CONNECTION_WINDOWS)}  # fmt: skip
-        sets = [f"w{i} = if_not_exists(w{i}, :w{i}), b{i} = if_not_exists(b{i}, :zero)"
-                for i in range(len(CONNECTION_WINDOWS))]  # fmt: skip
-        item = db.update_item(
-            TableName=self.table, Key=_connection_key(connection_id), ReturnValues="ALL_NEW",
-            UpdateExpression=f"SET {', '.join(sets)}, "
+        """One UpdateItem in place of lookup's GetItem: count the message (ADD n), note
+        its windows, and read the binding and the counter as they were (ALL_OLD). A
+        second write only when a window restarts (ratelimit.count_message: at most once
+        per third of a window's limit of messages)."""
+        db, key, size = _client("dynamodb"), _connection_key(connection_id), len(CONNECTION_WINDOWS)
+        lasts = {f":l{i}": {"N": str(window_of(now, seconds))}
+                 for i, (seconds, _) in enumerate(CONNECTION_WINDOWS)}  # fmt: skip
+        old = db.update_item(
+            TableName=self.table, Key=key, ReturnValues="ALL_OLD",
+            UpdateExpression=f"SET {', '.join(f'l{i} = :l{i}' for i in range(size))}, "
                              "expires_at = if_not_exists(expires_at, :expires_at) ADD n :one",
             ExpressionAttributeValues={
-                **starts, ":zero": {"N": "0"}, ":one": {"N": "1"},
+                **lasts, ":one": {"N": "1"},
                 ":expires_at": {"N": str(int(now) + CONNECTION_TTL_SECONDS)},
             },
-        )["Attributes"]  # fmt: skip
-        windows = range(len(CONNECTION_WINDOWS))
-        n = int(item["n"]["N"])
-        bases = [int(item[f"b{i}"]["N"]) for i in windows]
-        allowed, restarts = count_message(n, bases, [int(item[f"w{i}"]["N"]) for i in windows],
-                                          now)  # fmt: skip
+        ).get("Attributes", {})  # fmt: skip
+
+        def number(name: str) -> int | None:
+            return int(old[name]["N"]) if name in old else None
+
+        n = (number("n") or 0) + 1
+        bases = [number(f"b{i}") or 0 for i in range(size)]
+        allowed, restarts = count_message(n, bases, [number(f"l{i}") for i in range(size)], now)
         if restarts:
-            values = {}
-            for i, (base, start) in restarts.items():
-                values |= {f":b{i}": {"N": str(base)}, f":w{i}": {"N": str(start)}}
-            db.update_item(TableName=self.table, Key=_connection_key(connection_id),
-                           UpdateExpression="SET " + ", ".join(f"b{i} = :b{i}, w{i} = :w{i}"
-                                                               for i in restarts),
-                           ExpressionAttributeValues=values)  # fmt: skip
-        return _binding(item), allowed
+            db.update_item(TableName=self.table, Key=key,
+                           UpdateExpression="SET " + ", ".join(f"b{i} = :b{i}" for i in restarts),
+                           ExpressionAttributeValues={f":b{i}": {"N": str(base)}
+                                                      for i, base in restarts.items()})  # fmt: skip
+        return _binding(old), allowed
 
     def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
         item = _client("dynamodb").update_item(

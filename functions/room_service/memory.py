@@ -77,7 +77,7 @@ class MemoryConnections:
 
     def __init__(self) -> None:
         self.bound: dict[str, Binding] = {}
-        #: connection id → [n, bases, starts] (see ratelimit.count_message)
+        #: connection id → (n, bases, lasts) (see ratelimit.count_message)
         self.counters: dict[str, list] = {}
         #: (address, kind, window start) → count
         self.hits: dict[tuple[str, str, int], int] = {}
@@ -95,12 +95,12 @@ class MemoryConnections:
 
     def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
         with self._lock:
-            starts = [window_of(now, seconds) for seconds, _ in CONNECTION_WINDOWS]
-            counter = self.counters.setdefault(connection_id, [0, [0] * len(starts), starts])
-            counter[0] += 1
-            allowed, restarts = count_message(*counter, now)
-            for i, (base, start) in restarts.items():
-                counter[1][i], counter[2][i] = base, start
+            size = len(CONNECTION_WINDOWS)
+            n, bases, lasts = self.counters.get(connection_id, (0, [0] * size, [None] * size))
+            allowed, restarts = count_message(n + 1, bases, lasts, now)
+            bases = [restarts.get(i, base) for i, base in enumerate(bases)]
+            lasts = [window_of(now, seconds) for seconds, _ in CONNECTION_WINDOWS]
+            self.counters[connection_id] = (n + 1, bases, lasts)
         return self.bound.get(connection_id), allowed
 
     def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:

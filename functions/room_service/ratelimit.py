@@ -78,19 +78,21 @@ def window_of(now: float, seconds: int) -> int:
     return int(now // seconds) * seconds
 
 
-def count_message(n: int, bases: list[int], starts: list[int], now: float,
-                  windows=CONNECTION_WINDOWS) -> tuple[bool, dict[int, tuple[int, int]]]:  # fmt: skip
+def count_message(n: int, bases: list[int], lasts: list[int | None], now: float,
+                  windows=CONNECTION_WINDOWS) -> tuple[bool, dict[int, int]]:  # fmt: skip
     """Decide the ``n``-th message of a connection from its stored counter: whether it is
-    allowed, and the windows to restart at it (index → (new base, new start)).
+    allowed, and the windows that restart at it (index → new base).
 
-    Each window keeps the count at its start (``bases``) and when it started (``starts``).
-    A window restarts lazily, only when a message would be over its limit and the window
-    is over, so a phone under the limits never pays the write of a restart. Within one
-    window a connection gets its limit (plus what it left unused of an earlier window, up
-    to the limit again): refused while any current window is full."""
-    over = [n - base > limit for base, (_, limit) in zip(bases, windows, strict=True)]
-    current = [start == window_of(now, seconds)
-               for start, (seconds, _) in zip(starts, windows, strict=True)]  # fmt: skip
-    if any(o and c for o, c in zip(over, current, strict=True)):
-        return False, {}
-    return True, {i: (n - 1, window_of(now, windows[i][0])) for i, o in enumerate(over) if o}
+    A window keeps ``bases[i]``, the message count when it last restarted, and
+    ``lasts[i]``, the window of the connection's previous message (None: none yet). A
+    message is allowed while, in every window, the messages since its restart are at most
+    its limit. A window restarts only at the first message of a new window, and only if
+    more than a third of its limit was used since its last restart: a phone that sends
+    little never pays that write, and each window still gets between two thirds of its
+    limit and its limit."""
+    allowed, restarts = True, {}
+    for i, ((seconds, limit), base, last) in enumerate(zip(windows, bases, lasts, strict=True)):
+        if last != window_of(now, seconds) and n - 1 - base > limit // 3:
+            restarts[i] = base = n - 1
+        allowed = allowed and n - base <= limit
+    return allowed, restarts
