@@ -10,7 +10,9 @@ const SEAT_KEY = "ctw.seat"; // {room, token, name}: a reload keeps the seat
 // Error codes of functions/room_service/names.py, each a key of frontend/i18n/*.json.
 const NAME_REFUSALS = ["name_blank", "name_too_long", "name_characters", "name_taken"];
 // Refusals the phone words in the player's language (the rest arrive in English).
-const LOCALIZED_REFUSALS = [...NAME_REFUSALS, "too_many_moves"];
+const LOCALIZED_REFUSALS = [
+  ...NAME_REFUSALS, "too_many_moves", "rate_limited", "too_many_rooms", "too_many_joins",
+];
 
 const app = {
   view: null,      // the newest view (lobby or game)
