@@ -1,11 +1,13 @@
-"""Per-connection message rate limit: a token bucket per connection, in this process.
+"""Rate limits: a token bucket per connection in this process, then counters in the
+table that every Lambda container sees (issue 18; docs/security.md, Floods).
 
 A phone sends a few messages a second at most (taps, a ping every 4 minutes). A flood from
-one connection is refused with a clear error before it is parsed or reaches the store, so
-it costs no DynamoDB units and never slows the other seats. The buckets live in the
-Lambda container's memory: a flood spread over several warm containers gets each
-container's allowance, and API Gateway's stage throttling (template.yaml) bounds the
-total. Keeping the count in DynamoDB instead would add a write to every message.
+one connection is first refused by this container's bucket, before it is parsed or reaches
+the store, so it costs no DynamoDB units and never slows the other seats. A flood spread
+over several warm containers gets each container's bucket, so every parsed message is
+also counted on the connection's item (CONNECTION_WINDOWS), by the UpdateItem that looks
+its binding up anyway. Per source address, connects, room creations and join attempts are
+counted in fixed windows (items that expire by TTL).
 """
 
 from dataclasses import dataclass
