@@ -148,6 +148,9 @@ def units(calls) -> tuple[float, float, Counter]:
             writes += math.ceil(item_size(params["Item"]) / 1024)
         elif op == "delete_item":
             writes += 1
+        elif op == "update_item":  # billed on the larger of the item before and after
+            returned = (result or {}).get("Attributes") or {}
+            writes += max(1, math.ceil((item_size(returned) + 64) / 1024))  # + what it adds
         elif op == "transact_write_items":
             for entry in params["TransactItems"]:
                 size = item_size(entry["Put"]["Item"]) if "Put" in entry else 1

@@ -16,5 +16,5 @@ def handler(event, context):
         )
     except Refused as refused:
         logger.info("connect refused", extra={"reason": str(refused)})
-        return {"statusCode": 403, "body": str(refused)}
+        return {"statusCode": refused.status, "body": str(refused)}
     return {"statusCode": 200}

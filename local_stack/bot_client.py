@@ -28,8 +28,12 @@ HEARTBEAT_SECONDS = 300  # under API Gateway's 10-minute idle limit, as a phone 
 
 class BotClient:
     def __init__(self, url: str, name: str, *, seed: int | None = None,
-                 think: tuple[float, float] = (0.0, 0.0), heartbeat: float = HEARTBEAT_SECONDS):  # fmt: skip
+                 think: tuple[float, float] = (0.0, 0.0), heartbeat: float = HEARTBEAT_SECONDS,
+                 source: str | None = None):  # fmt: skip
         self.url = url
+        #: The local address the socket comes from (e.g. 127.0.0.7: another venue, as the
+        #: per-address limits see it); None: the system's choice.
+        self.source = source
         self.name = name
         self.rng = Rng(seed if seed is not None else random.getrandbits(63))
         self.think = think
@@ -63,7 +67,8 @@ class BotClient:
     async def connect(self) -> None:
         """Open the socket (with the seat token, once the bot has a seat) and ask for the
         current view, as a phone does right after the socket opens."""
-        self._session = self._session or aiohttp.ClientSession()
+        connector = aiohttp.TCPConnector(local_addr=(self.source, 0)) if self.source else None
+        self._session = self._session or aiohttp.ClientSession(connector=connector)
         params = {"room": self.room, "token": self.token} if self.token else None
         self._socket = await self._session.ws_connect(self.url, params=params, autoping=True)
         # A move sent as the old socket closed may be lost, and the view may be the same

@@ -388,11 +388,14 @@ def test_the_join_field_takes_a_whole_code_typed_in_two_groups():
 
 # == the numbers in docs/security.md ==========================================================
 def test_the_numbers_in_the_security_doc():
-    """Assumed 1,000 open lobbies at once; a per-address cap of 60 join attempts an hour."""
+    """Assumed 1,000 open lobbies at once; the per-address cap on join attempts."""
+    from functions.room_service.ratelimit import JOIN_ATTEMPTS_PER_IP_PER_HOUR
+
     codes = len(CODE_ALPHABET) ** CODE_LENGTH
-    lobbies, per_day = 1_000, 60 * 24
+    lobbies, per_day = 1_000, JOIN_ATTEMPTS_PER_IP_PER_HOUR * 24
+    assert per_day == 4_800
     day = 1 - (1 - lobbies / codes) ** per_day
     year = 1 - (1 - day) ** 365
-    assert round(day * 1e5, 2) == 1.84  # 0.0018 % a day
-    assert round(year * 100, 2) == 0.67  # 0.67 % a year
-    assert math.isclose(10_000 * per_day * lobbies / codes, 0.184, rel_tol=1e-2)
+    assert round(day * 1e5, 2) == 6.13  # 0.0061 % a day
+    assert round(year * 100, 1) == 2.2  # 2.2 % a year
+    assert math.isclose(10_000 * per_day * lobbies / codes, 0.613, rel_tol=1e-2)

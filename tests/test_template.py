@@ -179,6 +179,34 @@ def test_the_stage_throttles_every_route_and_is_sized_for_5000_rooms(template):
     assert template["Parameters"]["ThrottlingBurstLimit"]["MaxValue"] <= 5_000
 
 
+#: Phones a room has at most; every phone of 5,000 rooms reconnecting within this long
+#: must pass the $connect throttle.
+PHONES_PER_ROOM = 12
+RECONNECT_ALL_SECONDS = 300
+
+
+def test_connect_is_throttled_tighter_than_messages_but_lets_every_phone_reconnect(template):
+    """Issue 18: a handshake flood is cut by its own route throttle, below the messages'
+    budget, yet every phone of 5,000 rooms can reconnect within five minutes."""
+    (stage,) = of_type(template, "AWS::ApiGatewayV2::Stage").values()
+    default = stage["Properties"]["DefaultRouteSettings"]
+    connect = stage["Properties"]["RouteSettings"]["$connect"]
+    routes = {
+        r["Properties"]["RouteKey"] for r in of_type(template, "AWS::ApiGatewayV2::Route").values()
+    }
+    assert set(stage["Properties"]["RouteSettings"]) <= routes
+    rate, burst = (
+        _default(template, connect[k]) for k in ("ThrottlingRateLimit", "ThrottlingBurstLimit")
+    )
+    assert (
+        ROOMS * PHONES_PER_ROOM / RECONNECT_ALL_SECONDS
+        <= rate
+        < _default(template, default["ThrottlingRateLimit"])
+    )
+    assert rate <= burst < _default(template, default["ThrottlingBurstLimit"])
+    assert template["Parameters"]["ConnectThrottlingBurstLimit"]["MaxValue"] <= 5_000
+
+
 def test_route_changes_are_deployed_and_the_stage_logs_access(template):
     assert not of_type(template, "AWS::ApiGatewayV2::Deployment")  # would never redeploy
     (stage,) = of_type(template, "AWS::ApiGatewayV2::Stage").values()

@@ -12,7 +12,7 @@ const NAME_REFUSALS = ["name_blank", "name_too_long", "name_characters", "name_t
 // Error codes of a join refused (functions/room_service/service.py: CannotJoin, KeptOut).
 const JOIN_REFUSALS = ["cannot_join", "kept_out"];
 // Refusals the phone words in the player's language (the rest arrive in English).
-const LOCALIZED_REFUSALS = [...NAME_REFUSALS, ...JOIN_REFUSALS, "too_many_moves"];
+const LOCALIZED_REFUSALS = [...NAME_REFUSALS, ...JOIN_REFUSALS, "too_many_moves", "rate_limited", "too_many_rooms", "too_many_joins"];
 
 const app = {
   view: null,      // the newest view (lobby or game)

@@ -14,10 +14,12 @@ from functools import cache
 from typing import Any
 
 from .model import Binding, Room, Submission, stored_room, stored_submission
+from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
 
 #: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); a seat's pending moves in a
 #: step are (ROOM#<code>, SUB#<step>#<seat>), beside their room; a connection is
-#: (CONN#<id>, CONN).
+#: (CONN#<id>, CONN), with its message counter (ratelimit.py); the requests of one kind
+#: from one source address in one window are (IP#<address>, <kind>#<window start>).
 KEY = "pk"
 SORT = "sk"
 #: Pending moves outlive their step by at most this long (TTL), if never consumed.
@@ -184,12 +186,17 @@ class DynamoConnections:
         self.clock = clock or time.time
 
     def bind(self, connection_id: str, binding: Binding) -> None:
+        # An update, not a put: the item may already hold the connection's message counter.
         expires = int(self.clock()) + CONNECTION_TTL_SECONDS
-        _client("dynamodb").put_item(TableName=self.table, Item={
-            **_connection_key(connection_id), "room": {"S": binding.room},
-            "seat": {"S": binding.seat}, "token_hash": {"S": binding.token_hash},
-            "expires_at": {"N": str(expires)},
-        })  # fmt: skip
+        _client("dynamodb").update_item(
+            TableName=self.table, Key=_connection_key(connection_id),
+            UpdateExpression="SET room = :room, seat = :seat, token_hash = :token_hash, "
+                             "expires_at = :expires_at",
+            ExpressionAttributeValues={
+                ":room": {"S": binding.room}, ":seat": {"S": binding.seat},
+                ":token_hash": {"S": binding.token_hash}, ":expires_at": {"N": str(expires)},
+            },
+        )  # fmt: skip
 
     def lookup(self, connection_id: str) -> Binding | None:
         item = (
@@ -197,14 +204,60 @@ class DynamoConnections:
             .get_item(TableName=self.table, Key=_connection_key(connection_id))
             .get("Item")
         )
-        if not item:
-            return None
-        # An item written before bindings carried the token proves nothing: it holds no seat.
-        token_hash = item.get("token_hash", {}).get("S", "")
-        return Binding(item["room"]["S"], item["seat"]["S"], token_hash)
+        return _binding(item)
+
+    def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
+        """One UpdateItem in place of lookup's GetItem: count the message (ADD n), note
+        its windows, and read the binding and the counter as they were (ALL_OLD). A
+        second write only when a window restarts (ratelimit.count_message: at most once
+        per third of a window's limit of messages)."""
+        db, key, size = _client("dynamodb"), _connection_key(connection_id), len(CONNECTION_WINDOWS)
+        lasts = {f":l{i}": {"N": str(window_of(now, seconds))}
+                 for i, (seconds, _) in enumerate(CONNECTION_WINDOWS)}  # fmt: skip
+        old = db.update_item(
+            TableName=self.table, Key=key, ReturnValues="ALL_OLD",
+            UpdateExpression=f"SET {', '.join(f'l{i} = :l{i}' for i in range(size))}, "
+                             "expires_at = if_not_exists(expires_at, :expires_at) ADD n :one",
+            ExpressionAttributeValues={
+                **lasts, ":one": {"N": "1"},
+                ":expires_at": {"N": str(int(now) + CONNECTION_TTL_SECONDS)},
+            },
+        ).get("Attributes", {})  # fmt: skip
+
+        def number(name: str) -> int | None:
+            return int(old[name]["N"]) if name in old else None
+
+        n = (number("n") or 0) + 1
+        bases = [number(f"b{i}") or 0 for i in range(size)]
+        allowed, restarts = count_message(n, bases, [number(f"l{i}") for i in range(size)], now)
+        if restarts:
+            db.update_item(TableName=self.table, Key=key,
+                           UpdateExpression="SET " + ", ".join(f"b{i} = :b{i}" for i in restarts),
+                           ExpressionAttributeValues={f":b{i}": {"N": str(base)}
+                                                      for i, base in restarts.items()})  # fmt: skip
+        return _binding(old), allowed
+
+    def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
+        item = _client("dynamodb").update_item(
+            TableName=self.table, ReturnValues="UPDATED_NEW",
+            Key={KEY: {"S": f"IP#{address}"}, SORT: {"S": f"{kind}#{window_start}"}},
+            UpdateExpression="SET expires_at = :expires_at ADD n :one",
+            ExpressionAttributeValues={":one": {"N": "1"},
+                                       ":expires_at": {"N": str(expires_at)}},
+        )["Attributes"]  # fmt: skip
+        return int(item["n"]["N"])
 
     def unbind(self, connection_id: str) -> None:
         _client("dynamodb").delete_item(TableName=self.table, Key=_connection_key(connection_id))
+
+
+def _binding(item: dict[str, Any] | None) -> Binding | None:
+    """The binding a connection item holds; None if it holds only a message counter."""
+    if not item or "room" not in item:
+        return None
+    # An item written before bindings carried the token proves nothing: it holds no seat.
+    token_hash = item.get("token_hash", {}).get("S", "")
+    return Binding(item["room"]["S"], item["seat"]["S"], token_hash)
 
 
 class ApiGatewayPusher:

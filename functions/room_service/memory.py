@@ -4,6 +4,7 @@ import threading
 from typing import Any
 
 from .model import Binding, Room, Submission, stored_room, stored_submission
+from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
 
 
 class MemoryRoomStore:
@@ -73,8 +74,16 @@ class MemoryRoomStore:
 
 
 class MemoryConnections:
+    """Bindings and the rate counters of aws.DynamoConnections, in one process; share one
+    between several services to play several Lambda containers."""
+
     def __init__(self) -> None:
         self.bound: dict[str, Binding] = {}
+        #: connection id → (n, bases, lasts) (see ratelimit.count_message)
+        self.counters: dict[str, list] = {}
+        #: (address, kind, window start) → count
+        self.hits: dict[tuple[str, str, int], int] = {}
+        self._lock = threading.Lock()
 
     def bind(self, connection_id: str, binding: Binding) -> None:
         self.bound[connection_id] = binding
@@ -84,6 +93,23 @@ class MemoryConnections:
 
     def unbind(self, connection_id: str) -> None:
         self.bound.pop(connection_id, None)
+        self.counters.pop(connection_id, None)  # DynamoDB deletes the item: counter and all
+
+    def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
+        with self._lock:
+            size = len(CONNECTION_WINDOWS)
+            n, bases, lasts = self.counters.get(connection_id, (0, [0] * size, [None] * size))
+            allowed, restarts = count_message(n + 1, bases, lasts, now)
+            bases = [restarts.get(i, base) for i, base in enumerate(bases)]
+            lasts = [window_of(now, seconds) for seconds, _ in CONNECTION_WINDOWS]
+            self.counters[connection_id] = (n + 1, bases, lasts)
+        return self.bound.get(connection_id), allowed
+
+    def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
+        with self._lock:
+            key = (address, kind, window_start)
+            self.hits[key] = self.hits.get(key, 0) + 1
+            return self.hits[key]
 
 
 class MemoryPusher:

@@ -37,6 +37,14 @@ class Connections(Protocol):
 
     def unbind(self, connection_id: str) -> None: ...
 
+    def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
+        """``lookup`` for a message, counting it in the connection's windows (ratelimit.py:
+        CONNECTION_WINDOWS): the binding, and False if the message is over a limit."""
+
+    def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
+        """Count one more ``kind`` of request from ``address`` in the fixed window that
+        starts at ``window_start``; the count so far, this one included."""
+
 
 class Pusher(Protocol):
     def push(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:

@@ -63,7 +63,17 @@ from .protocol import (
     Reorder,
     Start,
 )
-from .ratelimit import BURST, RATE_PER_SECOND, RateLimiter
+from .ratelimit import (
+    BURST,
+    CONNECTION_WINDOWS,
+    CONNECTS_PER_IP_PER_MINUTE,
+    COUNTER_TTL_SECONDS,
+    JOIN_ATTEMPTS_PER_IP_PER_HOUR,
+    RATE_PER_SECOND,
+    ROOMS_PER_IP_PER_HOUR,
+    RateLimiter,
+    window_of,
+)
 
 MAX_WRITE_ATTEMPTS = 8
 BACKOFF_SECONDS = 0.02
@@ -75,7 +85,15 @@ TIMER_MARGIN_SECONDS = 0.5
 
 
 class Refused(Exception):
-    """A ``$connect`` that must be refused (wrong room or token)."""
+    """A ``$connect`` that must be refused (wrong room or token): HTTP ``status``."""
+
+    status = 403
+
+
+class TooManyConnections(Refused):
+    """A ``$connect`` over its address's budget (HTTP 429 Too Many Requests)."""
+
+    status = 429
 
 
 class Busy(GameError):
@@ -113,6 +131,14 @@ class KeptOut(IllegalAction):
             f"{KICK_BAN_SECONDS // 60} minutes have passed.",
             "§10",
         )
+
+
+class TooManyRooms(GameError):
+    code = "too_many_rooms"
+
+
+class TooManyJoins(GameError):
+    code = "too_many_joins"
 
 
 @dataclass
@@ -185,6 +211,11 @@ class RoomService:
         """``$connect``: a phone with no token may connect (it will create or join);
         one with a token is bound to its seat, or refused. ``source_ip``: the caller's
         address as API Gateway saw it (the request context), for per-address limits."""
+        if self._over(source_ip, "CONNECT", 60, CONNECTS_PER_IP_PER_MINUTE):
+            raise TooManyConnections(
+                f"Too many new connections from your network: at most "
+                f"{CONNECTS_PER_IP_PER_MINUTE} a minute. Try again in a minute."
+            )
         if not room_code and not token:
             return
         if not (room_code and token):
@@ -229,16 +260,41 @@ class RoomService:
         ``source_ip``: the caller's address from the request context (see ``connect``)."""
         try:
             if not self.rate_limiter.allow(connection_id, self.clock()):
-                self.ports.metrics.count("RateLimited")
-                raise RateLimited(
-                    f"Too many messages: at most {RATE_PER_SECOND:g} a second "
-                    f"({BURST:g} at once). Wait a moment; nothing was changed."
-                )
+                self._rate_limited()
             parsed = protocol.parse_client_message(body)
             self._dispatch(connection_id, parsed, source_ip)
         except GameError as exc:
             self.ports.metrics.count("RejectedMessages")
             self._send(connection_id, protocol.error_message(exc.code, exc.message))
+
+    def _rate_limited(self) -> None:
+        self.ports.metrics.count("RateLimited")
+        raise RateLimited(
+            f"Too many messages: at most {RATE_PER_SECOND:g} a second "
+            f"({BURST:g} at once), {CONNECTION_WINDOWS[-1][1]} a minute. "
+            "Wait a moment; nothing was changed."
+        )
+
+    def _arrive(self, connection_id: str) -> Binding | None:
+        """The connection's binding, counting this message where every container sees it
+        (the in-process bucket alone lets a flood spread over containers through)."""
+        binding, allowed = self.ports.connections.arrive(connection_id, self.clock())
+        if not allowed:
+            self._rate_limited()
+        return binding
+
+    def _over(self, source_ip: str | None, kind: str, seconds: int, limit: int) -> bool:
+        """Count one ``kind`` of request from ``source_ip`` in its fixed window of
+        ``seconds``; True if that is over ``limit``. No address (a test, a tool calling the
+        service directly): nothing to count against."""
+        if source_ip is None:
+            return False
+        start = window_of(self.clock(), seconds)
+        expires_at = start + seconds + COUNTER_TTL_SECONDS
+        if self.ports.connections.hit(source_ip, kind, start, expires_at) <= limit:
+            return False
+        self.ports.metrics.count("AddressLimited")
+        return True
 
     def timer(self, message: dict[str, Any]) -> None:
         """A delayed SQS message: a step's deadline, the host's grace period, or the wait
@@ -265,7 +321,7 @@ class RoomService:
         if isinstance(parsed, Join):
             self._join(connection_id, parsed, source_ip)
             return
-        binding = self.ports.connections.lookup(connection_id)
+        binding = self._arrive(connection_id)
         if binding is None:
             if isinstance(parsed, Ping):
                 self._send(connection_id, protocol.PONG)
@@ -324,8 +380,13 @@ class RoomService:
 
     # == lobby =============================================================================
     def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:
-        if self.ports.connections.lookup(connection_id):
+        if self._arrive(connection_id):
             raise IllegalAction("This connection is already in a room.")
+        if self._over(source_ip, "ROOMS", 3600, ROOMS_PER_IP_PER_HOUR):
+            raise TooManyRooms(
+                f"Too many rooms created from your network: at most {ROOMS_PER_IP_PER_HOUR} "
+                "an hour. Join a room that is already open, or try again later."
+            )
         token = new_token()
         token_hash = hash_token(token)
         for _ in range(MAX_CODE_ATTEMPTS):
@@ -345,8 +406,13 @@ class RoomService:
         self._push_views(room, self._stamp())
 
     def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
-        if self.ports.connections.lookup(connection_id):
+        if self._arrive(connection_id):
             raise IllegalAction("This connection is already in a room.")
+        if self._over(source_ip, "JOINS", 3600, JOIN_ATTEMPTS_PER_IP_PER_HOUR):
+            raise TooManyJoins(
+                f"Too many attempts to join from your network: at most "
+                f"{JOIN_ATTEMPTS_PER_IP_PER_HOUR} an hour. Try again later."
+            )
         token = new_token()
         token_hash = hash_token(token)
         code = normalise_code(msg.room)
