@@ -10,9 +10,11 @@ the Knight's guard step began, with nothing changed in the other cats' views.
 
 import copy
 import random
+from unittest import mock
 
 from engine.catch_the_witch import Role, bots, seat_step
 from engine.rng import Rng
+from functions.room_service import service
 from tests.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]
@@ -23,10 +25,20 @@ def _snapshot(h: Harness) -> tuple:
 
 
 def _game(seed: int) -> tuple[Harness, random.Random]:
+    """A started game whose deal and bots follow ``seed`` (the room deals with a random
+    seed of its own: pinned here, so each run plays the same games)."""
     h = Harness()
     h.table(NAMES)
-    h.send("Ann", action="start")
+    with mock.patch.object(service.secrets, "randbits", lambda bits: seed):
+        h.send("Ann", action="start")
     return h, random.Random(seed)
+
+
+def _replay(h: Harness, name: str, frame: dict) -> None:
+    """Send ``frame`` again at a person's pace (under the rate limits: each frame is judged
+    on its step, not refused as a flood)."""
+    h.clock.now += 0.2
+    h.send(name, **frame)
 
 
 def _move(h: Harness, rng: random.Random, guard: bool, sent: list) -> bool:
@@ -66,7 +78,7 @@ def test_every_move_replayed_on_a_later_step_is_refused_and_changes_nothing():
                 if frame["step"] == seat_step(game, name):
                     continue  # its own step: not a replay
                 before, count = _snapshot(h), len(h.messages(name))
-                h.send(name, **frame)
+                _replay(h, name, frame)
                 replies = h.messages(name)[count:]
                 assert [r.get("code") for r in replies] == ["stale_move"], (frame, replies)
                 assert replies[0]["message"] == "That step is over: your move was not used."
@@ -97,7 +109,7 @@ def test_the_soak_s_stale_moves_are_refused():
                 if kind not in pairs or frame["step"] == seat_step(game, name):
                     continue
                 before = _snapshot(h)
-                h.send(name, **frame)
+                _replay(h, name, frame)
                 assert h.error(name)["code"] == "stale_move", (kind, frame)
                 assert _snapshot(h) == before
                 found.add(kind)
@@ -158,7 +170,7 @@ def test_a_rematch_numbers_its_steps_after_the_last_game_s():
     before = _snapshot(h)
     for name, frame, phase, _ in sent:
         if phase == "role_check":
-            h.send(name, **frame)
+            _replay(h, name, frame)
             assert h.error(name)["code"] == "stale_move"
     assert _snapshot(h) == before
 
