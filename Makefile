@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: dev demo test lint unit property bench balance scenarios screens package package-code \
+.PHONY: dev demo test lint test-engine test-service test-integration test-e2e unit property bench balance scenarios screens package package-code \
 	deploy destroy clean
 
 # The runtime dependencies are pinned in functions/requirements.txt: the venv installs
@@ -35,19 +35,25 @@ lint: $(STAMP)
 	$(BIN)/cfn-lint template.yaml
 	SAM_CLI_TELEMETRY=0 $(BIN)/sam validate --lint --region eu-west-1
 
-## unit: the fast tests only (no random-game properties)
+## test-engine, test-service, test-integration, test-e2e: one layer of tests/ each
+## (engine rules and properties; room service over in-memory ports; handlers on moto, the
+## local stack and the deploy step; the phone client in Chromium). `make test` runs all four.
+test-engine test-service test-integration test-e2e: test-%: $(STAMP)
+	$(BIN)/python -m pytest tests/$*
+
+## unit: the fast tests only (no random-game properties, no browser)
 unit: $(STAMP)
-	$(BIN)/python -m pytest --ignore=tests/test_properties.py
+	$(BIN)/python -m pytest tests/engine tests/service --ignore=tests/engine/test_properties.py
 
 ## property: the random-game properties alone (PROPERTY_GAMES=520 by default)
 property: $(STAMP)
-	$(BIN)/python -m pytest tests/test_properties.py
+	$(BIN)/python -m pytest tests/engine/test_properties.py
 
 ## bench: every benchmark (docs/performance.md), about 6 minutes; figures, no pass/fail
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/backend.py
-	CONCURRENCY_ROUNDS=50 $(BIN)/python -m pytest -q -s tests/test_handlers_moto.py -k twelve -p no:cacheprovider | grep "write attempts"
+	CONCURRENCY_ROUNDS=50 $(BIN)/python -m pytest -q -s tests/integration/test_handlers_moto.py -k twelve -p no:cacheprovider | grep "write attempts"
 	$(BIN)/python bench/imports.py
 	$(BIN)/python bench/local_stack.py
 
@@ -57,11 +63,11 @@ balance: $(STAMP)
 
 ## screens: docs/screens/*.png, every screen at 360×640 from a UI-only game (needs chromium)
 screens: $(STAMP)
-	$(BIN)/python -m tests.screens
+	$(BIN)/python -m tests.support.screens
 
-## scenarios: rewrite tests/scenarios/*.json from tests/scenarios/generate.py
+## scenarios: rewrite tests/engine/scenarios/*.json from tests/engine/scenarios/generate.py
 scenarios: $(STAMP)
-	$(BIN)/python -m tests.scenarios.generate
+	$(BIN)/python -m tests.engine.scenarios.generate
 
 ## package: build/lambda = functions/ + engine/ + the pinned runtime wheels for Lambda
 ## (arm64, Python 3.12), with bytecode compiled by Python 3.12 (no recompiling at cold start)

@@ -2,7 +2,7 @@
 
     python bench/backend.py [--games 3]        (part of: make bench)
 
-Every AWS call the handlers make is recorded (tests/moto_cloud.py runs the handlers; a
+Every AWS call the handlers make is recorded (tests/support/moto_cloud.py runs the handlers; a
 wrapper around functions/room_service/aws.py's clients sees each call). From them:
 - DynamoDB reads and writes per player action, with request units computed from the item
   sizes (DynamoDB's rules: a read unit per 4 KB strongly consistent, a write unit per
@@ -14,7 +14,7 @@ wrapper around functions/room_service/aws.py's clients sees each call). From the
   docs/performance.md).
 
 Prints figures; asserts nothing. The 12-way write-attempt figure comes from the
-concurrency test (`CONCURRENCY_ROUNDS=50 pytest tests/test_handlers_moto.py -k twelve -s`).
+concurrency test (`CONCURRENCY_ROUNDS=50 pytest tests/integration/test_handlers_moto.py -k twelve -s`).
 """
 
 import argparse
@@ -41,7 +41,7 @@ from functions import connect, disconnect, message, timer  # noqa: E402
 from functions.room_service import aws, service  # noqa: E402
 from functions.room_service.lambda_app import timer_service as service_of  # noqa: E402
 from local_stack.template import Template  # noqa: E402
-from tests.moto_cloud import moto_cloud  # noqa: E402
+from tests.support.moto_cloud import moto_cloud  # noqa: E402
 
 #: AWS list prices, us-east-1 / eu-west-1 on-demand, checked November 2026 (USD).
 PRICE = {

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from local_stack.bot_client import BOT_NAMES, BotClient
-from tests.local_stack_process import LocalStackProcess
+from tests.support.local_stack_process import LocalStackProcess
 
 ROOM_ACTIONS = {"ping", "create_room", "join", "start", "leave"}
 

@@ -1,6 +1,6 @@
 """Play a scenario file and print what happens, one JSON object per line.
 
-    python -m engine.replay tests/scenarios/seals_complete.json
+    python -m engine.replay tests/engine/scenarios/seals_complete.json
 
 The file format is in docs/replay.md. The last line is
 ``{"outcome": {"winner": ..., "reason": ..., "day": n}}`` or ``{"outcome": null}``.

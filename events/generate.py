@@ -1,6 +1,6 @@
 """Writes the sample API Gateway / SQS events in this folder (`python -m events.generate`).
 
-Used by tests/test_handlers_moto.py and by `sam local invoke -e events/<file>.json`
+Used by tests/integration/test_handlers_moto.py and by `sam local invoke -e events/<file>.json`
 where Docker exists. Room code ABCD and the token are placeholders.
 """
 

@@ -1,11 +1,11 @@
-"""Fixtures shared by the browser tests (Debian's Chromium through Playwright)."""
+"""Fixtures shared by the tests that run `make dev` and the browser tests (Debian's Chromium through Playwright)."""
 
 from pathlib import Path
 
 import pytest
 
-from tests.local_stack_process import LocalStackProcess
-from tests.ui_table import ARTIFACTS, CHROMIUM, FLAGS, PHONE
+from tests.support.local_stack_process import LocalStackProcess
+from tests.support.ui_table import ARTIFACTS, CHROMIUM, FLAGS, PHONE
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, TypeAdapter, ValidationError
 
-from ..errors import InvalidAction
+from ..errors import InvalidAction, readable_error
+from ..game import NAME_MAX
 from .domain import Place, Spell
-
-#: Longest name the engine accepts anywhere (player names, targets).
-NAME_MAX = 40
 
 
 class _Action(BaseModel):
@@ -158,19 +156,3 @@ def parse_action(data: Any) -> Action:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
         raise InvalidAction(readable_error(exc, str(kind))) from exc
-
-
-def readable_error(exc: ValidationError, kind: str) -> str:
-    """The first validation problem of message ``kind`` as a sentence for a player."""
-    first = exc.errors(include_url=False)[0]
-    location = [str(part) for part in first["loc"] if str(part) != kind]
-    field = ".".join(location) or "action"
-    error_type = first["type"]
-    if error_type == "missing":
-        return f"'{kind}' needs the field '{field}'."
-    if error_type == "extra_forbidden":
-        return f"'{kind}' does not take the field '{field}'."
-    if error_type == "enum":
-        allowed = first.get("ctx", {}).get("expected", "")
-        return f"'{field}' must be one of {allowed}."
-    return f"Field '{field}' of '{kind}': {first['msg']}."

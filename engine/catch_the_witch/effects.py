@@ -1,35 +1,17 @@
-"""Effects: what ``apply`` asks the outside world to do. Data only."""
+"""Catch the Witch's effects: the shared ones (engine/effects.py), with its own types."""
 
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
-
+from .. import effects as shared
 from .domain import Phase
 from .state import Outcome
 
-
-class _Effect(BaseModel):
-    model_config = ConfigDict(frozen=True)
+StartTimer = shared.StartTimer
 
 
-class StepChanged(_Effect):
-    """The game moved to a new step: push every cat its view."""
-
-    type: Literal["step_changed"] = "step_changed"
-    step: int
+class StepChanged(shared.StepChanged):
     phase: Phase
 
 
-class StartTimer(_Effect):
-    """Fire ``timeout`` for ``step`` at ``deadline`` (absolute seconds)."""
-
-    type: Literal["start_timer"] = "start_timer"
-    step: int
-    deadline: float
-
-
-class GameOver(_Effect):
-    type: Literal["game_over"] = "game_over"
+class GameOver(shared.GameOver):
     outcome: Outcome
 
 

@@ -30,6 +30,7 @@ from pydantic import (
 from engine.catch_the_witch import Settings, parse_action
 from engine.catch_the_witch.actions import ACTION_TYPES, NAME_MAX, Action, readable_error
 from engine.errors import InvalidAction
+from engine.games import DEFAULT_GAME, GAMES
 from functions.room_service.names import clean_name
 
 #: Hex digits of a view's ``rev``.
@@ -49,9 +50,17 @@ class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _known_game(key: str) -> str:
+    if key not in GAMES:
+        raise ValueError(f"there is no game {key[:40]!r}")
+    return key
+
+
 class CreateRoom(_Message):
     action: Literal["create_room"]
     name: NewName
+    #: The game the room plays (engine/games.py).
+    game: Annotated[str, AfterValidator(_known_game)] = DEFAULT_GAME
     settings: Settings = Field(default_factory=Settings)
 
 
@@ -133,7 +142,7 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
         raise InvalidAction("The message is not valid JSON.") from exc
-    # About 2,000 nested brackets fit in 4 KB and exhaust json's recursion (tests/test_fuzz.py).
+    # About 2,000 nested brackets fit in 4 KB and exhaust json's recursion (tests/service/test_fuzz.py).
     except RecursionError as exc:
         raise InvalidAction("The message is nested too deeply.") from exc
     if not isinstance(data, dict):

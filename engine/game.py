@@ -1,0 +1,139 @@
+"""The game interface: what the room service needs of any game, and nothing more.
+
+A game is a pure state machine (no I/O, no clock, no global randomness: time comes in as
+``now`` and the seed in ``new_game``). The room service holds a game's state as an opaque
+pydantic model, stores it, and asks the game everything else through these methods:
+who may play, which settings the lobby shows, what a move is, what a timeout and a
+departure do, and what each seat may see. ``engine/games.py`` lists the games; a new game
+subclasses ``Game`` and adds itself there (docs/architecture.md, "Adding a game"; the
+smallest example is ``tests/support/coin_game.py``).
+
+Errors: a move the game cannot read raises ``InvalidAction``; one its rules forbid now
+raises ``IllegalAction``. Both carry a sentence for the player and change nothing.
+"""
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from .effects import Effect
+from .rng import Rng
+
+#: Longest player name in every game (a room seat's name is a player's name).
+NAME_MAX = 40
+
+View = dict[str, Any]
+#: A bot's move: the fields of a client message (``{"type": ..., ...}``), or None to wait.
+BotMove = dict[str, Any] | None
+
+
+class Game(ABC):
+    """One game the rooms can host. Subclasses set the class attributes and implement the
+    methods; every method is pure and returns new objects (the state passed in is never
+    changed)."""
+
+    #: The registry key, stored in every room and sent in every view (``"catch_the_witch"``).
+    key: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: The host's options in the lobby: a pydantic model whose defaults are a playable game.
+    settings_model: ClassVar[type[BaseModel]]
+    #: The game's whole state (secrets included), as stored in the room.
+    state_model: ClassVar[type[BaseModel]]
+    #: The moves a phone may send (``type`` values; never the server's own ``timeout``).
+    move_types: ClassVar[frozenset[str]]
+    #: Moves of which only the latest in a step counts (a changed vote replaces the earlier
+    #: one, leaving no trace of the change).
+    replacing_moves: ClassVar[frozenset[str]] = frozenset()
+
+    # -- the lobby --------------------------------------------------------------------------
+    def default_settings(self) -> BaseModel:
+        return self.settings_model()
+
+    def parse_settings(self, data: Any) -> BaseModel:
+        """The host's settings from the wire: raises pydantic's ``ValidationError``."""
+        return self.settings_model.model_validate(data)
+
+    @abstractmethod
+    def start_problem(self, settings: BaseModel, player_count: int) -> str | None:
+        """Why a game with these settings and this many seated players cannot start yet,
+        in words for the lobby (None: it can)."""
+
+    def lobby_facts(self, settings: BaseModel, player_count: int) -> dict[str, Any]:
+        """What the lobby shows besides the seats and settings (e.g. the role set the table
+        deals for this many players). JSON-ready."""
+        return {}
+
+    # -- a game -------------------------------------------------------------------------------
+    @abstractmethod
+    def new_game(
+        self, players: Sequence[str], settings: BaseModel, seed: int, host: str
+    ) -> BaseModel:
+        """Deal a new game for ``players`` in seat order (``start`` then settles it)."""
+
+    @abstractmethod
+    def start(self, state: BaseModel, now: float) -> tuple[BaseModel, list[Effect]]:
+        """The first effects of a new game (its first step's timer, players already Away)."""
+
+    @abstractmethod
+    def rematch(self, state: BaseModel, seed: int) -> BaseModel:
+        """The same seats again with a new deal, once the game is over (IllegalAction
+        before). Step numbers go on from the last game's."""
+
+    @abstractmethod
+    def parse_move(self, data: dict[str, Any]) -> BaseModel:
+        """A phone's move (``{"type": ..., ...}``, ``player`` not yet set) as the game's
+        action model; raises ``InvalidAction`` with a readable sentence."""
+
+    @abstractmethod
+    def apply(
+        self, state: BaseModel, action: BaseModel | dict[str, Any], now: float
+    ) -> tuple[BaseModel, list[Effect]]:
+        """One action at ``now`` (a move with its ``player`` set, or a stored move as a
+        dict). Raises a ``GameError`` and changes nothing if the action is not possible."""
+
+    @abstractmethod
+    def time_out(self, state: BaseModel, now: float) -> tuple[BaseModel, list[Effect]]:
+        """The current step's time has run out (``deadline(state) <= now``)."""
+
+    @abstractmethod
+    def leave(self, state: BaseModel, player: str, now: float) -> tuple[BaseModel, list[Effect]]:
+        """``player`` has left the room mid-game: the game plays on without them (their
+        turns are played automatically). A no-op once the game is over."""
+
+    @abstractmethod
+    def set_host(self, state: BaseModel, player: str) -> BaseModel:
+        """The room's host powers have passed to ``player``."""
+
+    # -- reading a state ----------------------------------------------------------------------
+    @abstractmethod
+    def step(self, state: BaseModel) -> int:
+        """Increases on every change of step: timers and moves name the step they belong to."""
+
+    @abstractmethod
+    def deadline(self, state: BaseModel) -> float | None:
+        """When the current step times out (absolute seconds), or None."""
+
+    @abstractmethod
+    def is_over(self, state: BaseModel) -> bool: ...
+
+    @abstractmethod
+    def seat_step(self, state: BaseModel, player: str) -> int:
+        """The step number ``player``'s view shows: a move is taken only on it. It may
+        differ from ``step`` where a step is secret from some players."""
+
+    @abstractmethod
+    def views(self, state: BaseModel) -> dict[str, View]:
+        """What each player may see, by name, JSON-ready. Each view carries ``game`` (the
+        key), ``phase`` and ``step`` (``seat_step``)."""
+
+    @abstractmethod
+    def table_view(self, state: BaseModel) -> View:
+        """What everyone may see (a shared screen at the table)."""
+
+    # -- bots ---------------------------------------------------------------------------------
+    @abstractmethod
+    def bot_move(self, view: View, rng: Rng) -> BotMove:
+        """A bot's move decided from its own view alone (what its phone would show)."""

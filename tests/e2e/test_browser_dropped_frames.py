@@ -1,0 +1,74 @@
+"""A frame API Gateway throttles is not a move lost in silence (issue 11). The local stack's
+throttle fault (`POST /local/faults/throttle?frames=N`) answers the next N frames that are
+not pings as API Gateway does, `{"message": "Too Many Requests", …}` with no `type`, and
+drops them. The host's "Start the game" is the move: the bots in the lobby send nothing
+but pings, so the throttled frames are surely the host's, and a started game is plain to
+see. Screenshots go to build/test-artifacts/."""
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.ui_table import ARTIFACTS, LOCALES
+
+I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
+
+
+@pytest.fixture(autouse=True)
+def no_fault_left(stack):
+    """A failed test may leave throttled frames unused: they must not reach the next one."""
+    yield
+    stack.post("/local/faults/throttle?frames=0")
+
+
+def _strings(language: str) -> dict[str, str]:
+    return json.loads((I18N / f"{language}.json").read_text())
+
+
+def _host_a_lobby_of_bots(page, stack, t: dict[str, str]) -> None:
+    """Zoe creates a room and waits until the stack's four bots sit in it (after that they
+    send only pings until the game starts)."""
+    page.goto(stack.http_url + "/")
+    page.fill("#name", "Zoe")
+    page.get_by_role("button", name=t["create_room"], exact=True).click()
+    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+
+
+def test_a_throttled_move_is_sent_again_and_lands(stack, phones):
+    t = _strings("en")
+    page = phones()
+    _host_a_lobby_of_bots(page, stack, t)
+    before = stack.stats()["gateway"]["throttled"]
+
+    stack.post("/local/faults/throttle?frames=1")
+    page.get_by_role("button", name=t["start"], exact=True).click()
+    expect(page.get_by_role("heading", name=t["role_check"])).to_be_visible(timeout=10_000)
+    assert stack.stats()["gateway"]["throttled"] == before + 1  # the first try was dropped
+    expect(page.get_by_role("alert")).to_have_count(0)  # the retry landed: nothing to tell
+
+
+@pytest.mark.parametrize("language", ["en", "zh-Hant", "uk", "th"])
+def test_a_move_throttled_twice_is_told_to_the_player_in_their_language(stack, phones, language):
+    t = _strings(language)
+    page = phones(LOCALES[language])
+    _host_a_lobby_of_bots(page, stack, t)
+    before = stack.stats()["gateway"]["throttled"]
+
+    stack.post("/local/faults/throttle?frames=2")
+    page.get_by_role("button", name=t["start"], exact=True).click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_have_text(t["not_sent"], timeout=10_000)
+    assert stack.stats()["gateway"]["throttled"] == before + 2  # the move and its one retry
+    page.wait_for_timeout(2_500)  # longer than a retry's delay: a third try would start it
+    code = page.locator("p.code").inner_text()
+    expect(page.get_by_role("heading", level=1)).to_have_text(t["lobby"].format(code=code))
+    expect(alert).to_have_text(t["not_sent"])
+    expect(alert).to_be_in_viewport()  # above the Start button the host tapped, not off-screen
+    page.screenshot(path=ARTIFACTS / f"dropped-frame-{language}.png")
+
+    # "Try again" is good advice: the fault is used up, so the same tap now starts the game.
+    page.get_by_role("button", name=t["start"], exact=True).click()
+    expect(page.get_by_role("heading", name=t["role_check"])).to_be_visible(timeout=10_000)
+    expect(alert).to_have_count(0)

@@ -1,0 +1,118 @@
+"""Five phones (browser contexts at 360×640) play whole games through the UI only, on the
+local stack: every step's screen, a mid-game reload, a contrast and label audit of every
+screen seen, and a game where every countdown runs out. Screenshots go to
+build/test-artifacts/."""
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.support.local_stack_process import LocalStackProcess
+from tests.support.ui_table import (
+    ARTIFACTS,
+    CHROMIUM,
+    CONTRAST_JS,
+    FLAGS,
+    TIMED_STEPS,
+    UiTable,
+    screenshot,
+)
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
+
+
+@pytest.fixture(scope="module")
+def stack():
+    process = LocalStackProcess()
+    yield process
+    process.interrupt()
+
+
+@pytest.fixture
+def browser():
+    assert Path(CHROMIUM).exists(), "apt-get install -y chromium (see .ci/run)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()
+
+
+def _audited(table: UiTable, prefix: str) -> list[str]:
+    """Screenshot and audit (contrast ≥ 4.5:1, every control named) each new screen."""
+    problems: list[str] = []
+
+    def audit(phone, screen):
+        name = f"{prefix}-{screen['phase']}{'-turn' if screen['turn'] else ''}" + (
+            "-spectator" if screen["spectator"] else ""
+        )
+        screenshot(phone, ARTIFACTS, name)
+        problems.extend(f"{name}: {p}" for p in phone.page.evaluate(CONTRAST_JS))
+
+    table.on_new_screen = audit
+    return problems
+
+
+def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
+    table = UiTable(browser, stack.http_url, NAMES, seed=5)
+    problems = _audited(table, "game")
+    table.open_room(discussion_limit="")  # Off: every step waits for the players
+    table.start()
+
+    # Mid-game, a phone reloads: same seat, same screen.
+    cy = table.phones[2]
+    table.play(until=lambda: cy.phase in ("proposal", "game_over"), timeout=180)
+    phase = cy.page.locator("main").get_attribute("data-phase")
+    cy.page.reload()
+    expect(cy.page.locator("main")).to_have_attribute("data-phase", phase, timeout=10_000)
+    expect(cy.page.locator("header")).to_contain_text("online")
+    cy.page.get_by_role("button", name="My role").click()
+    expect(cy.page.locator("header")).to_contain_text(
+        re.compile(
+            r"Villager|Witch|Crow|Jester|"
+            r"Seer|Herbalist|Knight|Pickpocket"
+        )
+    )
+
+    table.play(until=lambda: table.all_in("game_over"), timeout=420)
+    for phone in table.phones:
+        page = phone.page
+        expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("win"))
+        expect(page.locator("main table tr")).to_have_count(len(NAMES))  # every role revealed
+        expect(page.locator("main ul li").first).to_contain_text("Day 1")  # the timeline
+    host_sees = table.host.page.get_by_role("button", name="Play again")
+    expect(host_sees).to_be_visible()
+    seen = {phase for phone in table.phones for phase in phone.phases}
+    # (A game can end at its first exile vote, with no vote result screen: the deal is the
+    # server's.)
+    assert {"role_check", "place_choice", "witches", "evening", "discussion", "proposal",
+            "approval", "approval_result", "vote", "game_over"} <= seen, seen  # fmt: skip
+    assert [e for phone in table.phones for e in phone.errors] == []
+    assert problems == []
+
+
+def test_with_a_discussion_limit_every_countdown_runs_out(stack, browser):
+    """Nobody taps on a timed step: each countdown shows, runs out, and the game moves on
+    (RULES §9). Phones still confirm the steps that have no timer (Ready, OK, a card)."""
+    table = UiTable(browser, stack.http_url, NAMES, seed=7)
+    table.open_room(discussion_limit="30")
+    table.start()
+    ann = table.host
+    table.play(until=lambda: ann.phase == "place_choice", timeout=60, lazy=True)
+    countdown = ann.page.locator("header .countdown")
+    expect(countdown).to_be_visible()
+    first = int(countdown.inner_text().strip("⏱ s"))
+    assert 20 <= first <= 30
+    expect(countdown).not_to_have_text(f"⏱ {first}s", timeout=5_000)  # it counts down
+
+    def a_day_of_countdowns_ran_out() -> bool:
+        seen = {phase for phone in table.phones for phase in phone.phases}
+        return "vote_result" in seen or "game_over" in seen
+
+    table.play(until=a_day_of_countdowns_ran_out, timeout=360, lazy=True)
+    seen = {phase for phone in table.phones for phase in phone.phases}
+    assert set(TIMED_STEPS) - {"guard"} <= seen, seen  # the Knight gathers on a timeout
+    assert [e for phone in table.phones for e in phone.errors] == []
+    for phone in table.phones:  # a countdown running out never marks a cat Away (§9)
+        expect(phone.page.get_by_text("You are marked Away")).to_have_count(0)

@@ -1,0 +1,175 @@
+"""RULES §4 places and ingredients, §5 witch spells."""
+
+import pytest
+
+from engine.catch_the_witch import IllegalAction, Phase, tables
+from engine.catch_the_witch.domain import Form, Ingredient, Place
+from tests.support.table import FOUR, SIX, Table
+
+FISH = [["fish", "fish"], ["fish"] * 3, ["fish"] * 3, ["fish"] * 3, ["fish"] * 3, ["fish"] * 3]
+
+
+def test_s4_places_open_by_day():
+    assert tables.open_places(1) == [Place.FOREST, Place.MEADOW, Place.RIVER]
+    assert Place.CAVE in tables.open_places(3) and Place.TOWER not in tables.open_places(4)
+    assert Place.TOWER in tables.open_places(5)
+    t = Table(FOUR, required=[["fish", "fish"]])
+    t.ready_all()
+    with pytest.raises(IllegalAction, match="cave is not open"):
+        t.places(Bo="cave")
+
+
+def test_s4_everyone_in_human_form_gets_one_card_of_their_place_witches_too():
+    t = Table(FOUR, required=[["fish", "fish"]])
+    t.ready_all()
+    t.places(Bo="river", Cy="meadow", Di="forest")
+    t.witch("Ann", "forest")
+    hands = {c.name: c.hand for c in t.state.players}
+    assert hands == {"Ann": [Ingredient.MUSHROOM], "Bo": [Ingredient.FISH],
+                     "Cy": [Ingredient.MOONFLOWER], "Di": [Ingredient.MUSHROOM]}  # fmt: skip
+
+
+def six_on_day_two(**kwargs) -> Table:
+    t = Table(SIX, required=FISH, **kwargs)
+    t.ready_all()
+    t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    t.witch("Ann", "forest")
+    t.witch("Eve", "forest")
+    t.evening()
+    t.curse_day()
+    t.votes()
+    t.ok_all()
+    return t
+
+
+def test_s5_frog_is_never_unlocked_on_day_one():
+    t = Table(SIX, required=FISH)
+    t.ready_all()
+    t.places(Bo="river", Cy="river", Di="river", Fay="meadow")
+    t.do("Ann", "witch_place", place="meadow")
+    assert t.view("Ann")["unlocked_spells"] == []
+    with pytest.raises(IllegalAction, match="frog spell is not unlocked"):
+        t.do("Ann", "witch_spell", spell="frog", target="Fay")
+
+
+def test_s5_frog_on_a_lone_cat_works_and_the_witch_learns_it():
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="river", Di="river", Fay="meadow")
+    t.witch("Ann", "meadow", "frog", "Fay")
+    t.witch("Eve", "forest")
+    assert t.state.cat("Fay").form is Form.FROG
+    assert t.state.cat("Fay").hand == [Ingredient.FISH]  # keeps day 1, gathers nothing today
+    assert t.view("Ann")["me"]["notes"][-1] == {"day": 2, "kind": "spell", "spell": "frog",
+                                                "worked": True}  # fmt: skip
+    assert t.view("Bo")["today"]["new_frogs"] == ["Fay"]
+
+
+def test_s5_frog_fails_in_front_of_a_witness():
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="river", Di="meadow", Fay="meadow")
+    t.witch("Ann", "meadow", "frog", "Fay")
+    t.witch("Eve", "forest")
+    assert t.state.cat("Fay").form is Form.HUMAN
+    assert t.view("Ann")["me"]["notes"][-1]["worked"] is False
+
+
+def test_s5_target_must_be_at_the_witch_place_and_not_herself():
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="river", Di="river", Fay="meadow")
+    t.do("Ann", "witch_place", place="meadow")
+    with pytest.raises(IllegalAction, match="Bo is not at the meadow"):
+        t.do("Ann", "witch_spell", spell="frog", target="Bo")
+    with pytest.raises(IllegalAction, match="another cat"):
+        t.do("Ann", "witch_spell", spell="frog", target="Ann")
+    with pytest.raises(IllegalAction, match="needs a target"):
+        t.do("Ann", "witch_spell", spell="frog")
+    with pytest.raises(IllegalAction, match="Choose a place"):
+        t.do("Eve", "witch_spell", spell="none")
+
+
+def test_s5_two_witches_frogging_each_other_both_become_frogs():
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    t.do("Ann", "witch_place", place="forest")
+    t.do("Eve", "witch_place", place="forest")
+    t.do("Ann", "witch_spell", spell="frog", target="Eve")
+    t.do("Eve", "witch_spell", spell="frog", target="Ann")
+    assert t.state.outcome.reason.value == "witches_all_frogs"
+
+
+def test_s5_two_frogs_on_one_target_make_one_frog():
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="river", Di="river", Fay="meadow")
+    t.witch("Ann", "meadow", "frog", "Fay")
+    t.witch("Eve", "meadow", "frog", "Fay")
+    assert t.view("Bo")["today"]["new_frogs"] == ["Fay"]
+
+
+def held_rituals(t: Table, count: int) -> None:
+    t.state.rituals_held = count  # as if `count` rituals had been performed
+
+
+def test_s5_snatch_unlocks_after_one_ritual_and_ignores_witnesses():
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    t.do("Ann", "witch_place", place="river")
+    with pytest.raises(IllegalAction, match="snatch spell is not unlocked"):
+        t.do("Ann", "witch_spell", spell="snatch", target="Bo")
+    held_rituals(t, 1)
+    t.do("Ann", "witch_spell", spell="snatch", target="Bo")
+    t.witch("Eve", "forest")
+    # Bo had one fish from day 1; Ann took it, then both gathered today.
+    assert t.state.cat("Bo").hand == [Ingredient.FISH]
+    assert t.state.cat("Ann").hand == [Ingredient.MUSHROOM, Ingredient.FISH, Ingredient.FISH]
+
+
+def test_s5_snatch_on_an_empty_hand_fails():
+    t = six_on_day_two()
+    t.state.cat("Bo").hand = []
+    held_rituals(t, 1)
+    t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    t.witch("Ann", "river", "snatch", "Bo")
+    t.witch("Eve", "forest")
+    assert t.view("Ann")["me"]["notes"][-1]["worked"] is False
+
+
+def test_s5_spoil_makes_every_card_at_the_place_rotten():
+    t = six_on_day_two()
+    held_rituals(t, 2)
+    t.places(Bo="river", Cy="river", Di="meadow", Fay="river")
+    t.witch("Ann", "river", "spoil")
+    t.witch("Eve", "forest")
+    assert t.state.cat("Bo").hand[-1] is Ingredient.ROTTEN
+    assert t.state.cat("Ann").hand[-1] is Ingredient.ROTTEN
+    assert t.state.cat("Di").hand[-1] is Ingredient.MOONFLOWER
+    with pytest.raises(IllegalAction, match="takes no target"):
+        t2 = six_on_day_two()
+        held_rituals(t2, 2)
+        t2.places(Bo="river", Cy="river", Di="meadow", Fay="river")
+        t2.do("Ann", "witch_place", place="river")
+        t2.do("Ann", "witch_spell", spell="spoil", target="Bo")
+
+
+def test_s5_a_spell_at_the_guarded_place_fails_and_the_knight_learns_it():
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="river", Fay="meadow")
+    t.do("Di", "choose_guard")
+    assert t.phase is Phase.GUARD
+    assert t.view("Di")["me"]["counts"] == {"forest": 0, "meadow": 1, "river": 2}
+    t.do("Di", "guard_place", place="meadow")
+    t.witch("Ann", "meadow", "frog", "Fay")
+    t.witch("Eve", "forest")
+    assert t.state.cat("Fay").form is Form.HUMAN
+    assert t.view("Di")["me"]["notes"][-1]["kind"] == "guard_repelled"
+    assert t.state.cat("Di").hand == [Ingredient.FISH]  # gathered day 1 only
+
+
+def test_s5_timeout_gives_a_random_place_and_no_spell():
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="river", Di="river", Fay="meadow")
+    t.do("Ann", "witch_place", place="meadow")
+    t.timeout()
+    choices = t.state.today.witch_choices
+    assert choices["Ann"].place is Place.MEADOW and choices["Ann"].spell.value == "none"
+    assert choices["Eve"].place in tables.open_places(2) and choices["Eve"].spell.value == "none"
+    assert t.phase is Phase.EVENING

@@ -1,0 +1,348 @@
+"""The Lambda handlers end to end under moto: DynamoDB, SQS and the management API.
+
+Phones are connection ids; what each was sent is read back from moto's management-API
+backend. Bots decide from those messages only. Time is a fake clock; timers are taken
+from the moto queue and delivered through the SQS handler when they are due.
+"""
+
+import functools
+import json
+import zlib
+
+import boto3
+import pytest
+from botocore.stub import Stubber
+
+from engine.catch_the_witch import bots
+from engine.rng import Rng
+from events.generate import websocket_event
+from functions import message, timer
+from functions.room_service import aws, lambda_app, model
+from tests.support.moto_cloud import CONTEXT, REGION, TABLE, moto_cloud
+
+
+@pytest.fixture
+def cloud():
+    with moto_cloud() as cloud:
+        yield cloud
+
+
+@pytest.mark.parametrize("count", [4, 12])
+def test_complete_games_through_the_handlers(cloud, count):
+    names, tokens, code = cloud.table(count, {"discussion_limit": 30})
+    final = cloud.play(names, seed=count)
+    assert final["phase"] == "game_over"
+    for name in names:
+        text = json.dumps(cloud.received(name))
+        for other in names:  # no other seat's token ever reached this phone
+            if other != name:
+                assert tokens[other] not in text
+        for msg in cloud.received(name):  # every view is this phone's own
+            if msg["type"] == "view" and msg["view"].get("me"):
+                assert msg["view"]["me"]["name"] == name
+    key = {"pk": {"S": f"ROOM#{code}"}, "sk": {"S": "ROOM"}}
+    item = boto3.client("dynamodb").get_item(TableName=TABLE, Key=key)["Item"]
+    assert int(item["expires_at"]["N"]) > cloud.clock.now
+    stored = zlib.decompress(item["room"]["B"]).decode()
+    assert all(token not in stored for token in tokens.values())  # only hashes are stored
+
+
+def test_reconnect_with_token_and_refusal_of_a_wrong_token(cloud):
+    _, tokens, code = cloud.table(4)
+    cloud.disconnect("Cat2")
+    assert cloud.connect("phone-2b", {"room": code, "token": tokens["Cat2"]}) == {"statusCode": 200}
+    cloud.send("phone-2b", action="ping")
+    view = cloud.last("phone-2b")["view"]
+    assert view["you"] == "Cat2" and view["phase"] == "role_check"
+    refused = cloud.connect("thief", {"room": code, "token": "guess"})
+    assert refused["statusCode"] == 403
+
+
+def test_timer_messages_go_through_sqs_with_their_delay(cloud):
+    names, _, _ = cloud.table(4, {"discussion_limit": 45})
+    for name in names:
+        cloud.send(name, action="ready")
+    bodies = [json.loads(m.body) for m in cloud.queued_timers()]
+    assert (
+        bodies
+        and bodies[-1]["kind"] == "deadline"
+        and bodies[-1]["deadline"] >= cloud.clock.now + 45
+    )
+    import time
+
+    # moto holds the message back (delayed_until is in real time): SQS did get the delay.
+    assert max(m.delayed_until for m in cloud.queued_timers()) >= time.time() + 40
+
+
+def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
+    names, _, code = cloud.table(4)
+    for name in names[1:]:
+        cloud.send(name, action="ready")
+    service = lambda_app.timer_service()
+    api = aws._client("apigatewaymanagementapi", service.ports.pusher.endpoint_url)
+    with Stubber(api) as stub:
+        for name in names:
+            if name == "Cat3":
+                stub.add_client_error("post_to_connection", service_error_code="GoneException",
+                                      http_status_code=410)  # fmt: skip
+            else:
+                stub.add_response("post_to_connection", {})
+        # The last Ready ends the role check: every view changes, and is pushed to all
+        # four; the third answers 410.
+        service.ports.pusher.push = _sequential(service.ports.pusher.push)
+        cloud.send("Cat1", action="ready")
+    assert service.ports.connections.lookup("Cat3") is None
+    room = service.current_room(code)
+    assert room.seat("Cat3").connection is None and room.game.phase.value == "place_choice"
+
+
+def _sequential(push):
+    """Stubber answers in order; post one by one so the 410 lands on Cat3."""
+
+    def one_by_one(messages):
+        gone = []
+        for item in messages:
+            gone += push([item])
+        return gone
+
+    return one_by_one
+
+
+class _AtApproval(Exception):
+    pass
+
+
+@functools.cache
+def _game_at_approval(seed: int):
+    """A 12-cat game at its first yes/no vote (pure; rounds share the 25 seeds' states,
+    which are only read: the room is stored as JSON)."""
+    from engine.catch_the_witch import GameState, Phase, new_game
+    from engine.catch_the_witch.autoplay import bot_names, play
+
+    def stop(action: dict, state: GameState) -> None:
+        if state.phase is Phase.APPROVAL:
+            raise _AtApproval(state)
+
+    try:
+        play(new_game(bot_names(12), {"discussion_limit": None}, seed=seed), bot_seed=seed,
+             observer=stop)  # fmt: skip
+    except _AtApproval as reached:
+        return reached.args[0]
+    raise AssertionError("no approval step")
+
+
+ROUNDS = int(__import__("os").environ.get("CONCURRENCY_ROUNDS", "200"))
+
+
+def _delete_round(code: str, seats) -> None:
+    db = boto3.client("dynamodb")
+    items = db.query(TableName=TABLE, KeyConditionExpression="pk = :pk",
+                     ExpressionAttributeValues={":pk": {"S": f"ROOM#{code}"}})["Items"]  # fmt: skip
+    keys = [{"pk": i["pk"], "sk": i["sk"]} for i in items]
+    keys += [{"pk": {"S": f"CONN#{s.connection}"}, "sk": {"S": "CONN"}} for s in seats]
+    for key in keys:
+        db.delete_item(TableName=TABLE, Key=key)
+
+
+@pytest.fixture
+def atomic_moto_requests(monkeypatch):
+    """moto's DynamoDB backend is not thread-safe (transact_write_items deep-copies tables
+    other threads are writing). Real DynamoDB applies each request atomically; a lock per
+    backend operation gives moto the same semantics, requests still interleave freely."""
+    import threading
+
+    from moto.dynamodb.models import DynamoDBBackend
+
+    lock = threading.RLock()
+    for name in ("get_item", "put_item", "delete_item", "query", "transact_write_items"):
+        original = getattr(DynamoDBBackend, name)
+
+        def locked(self, *args, _original=original, **kwargs):
+            with lock:
+                return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(DynamoDBBackend, name, locked)
+
+
+def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
+    cloud, atomic_moto_requests, monkeypatch
+):
+    import threading
+
+    # Twelve handler calls run as threads of one process here, sharing Powertools' one
+    # metrics set, which is not thread-safe: its automatic flush at 100 values can find
+    # the set emptied by another thread ("Must contain at least one metric"). Lambda runs
+    # one invocation per process at a time; this test is about DynamoDB: count nothing.
+    monkeypatch.setattr(lambda_app.PowertoolsMetrics, "count", lambda self, name, value=1: None)
+
+    from engine.catch_the_witch import seat_step
+    from functions.room_service.model import Binding, Room, Seat, hash_token
+
+    service = lambda_app.timer_service()
+    store = service.ports.store
+    attempts = []
+    for round_ in range(ROUNDS):
+        game = _game_at_approval(round_ % 25)
+        code = f"R{round_:03d}"
+        seats = [
+            Seat(name=n, token_hash=hash_token(n), connection=f"{code}-{n}") for n in game.names()
+        ]
+        assert store.create(Room(code=code, host=game.host, seats=seats, game=game, version=1))
+        for seat in seats:
+            service.ports.connections.bind(seat.connection,
+                                           Binding(code, seat.name, seat.token_hash))  # fmt: skip
+        voters = [c.name for c in game.humans()]
+        writes_before = store.writes
+        barrier = threading.Barrier(len(voters))
+
+        def vote(name: str, code=code, barrier=barrier, first=voters[0], game=game) -> None:
+            barrier.wait()
+            cloud.send(f"{code}-{name}", action="approve", yes=name != first,
+                       step=seat_step(game, name))  # fmt: skip
+
+        failures = []
+
+        def run(name: str, vote=vote, failures=failures) -> None:
+            try:
+                vote(name)
+            except Exception as exc:  # a crashed thread must fail the test, not vanish
+                failures.append(exc)
+
+        threads = [threading.Thread(target=run, args=(n,)) for n in voters]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not failures, failures
+        proposal = service.current_room(code).game.days[-1].proposals[-1]
+        assert proposal["yes"] == voters[1:] and proposal["no"] == voters[:1], round_
+        attempts.append((store.writes - writes_before) / len(voters))
+        _delete_round(code, seats)  # moto copies whole tables in transactions: keep it small
+    mean = sum(attempts) / len(attempts)
+    print(f"\nwrite attempts per submission, 12 simultaneous votes, {ROUNDS} rounds (moto): "
+          f"mean {mean:.3f}, worst {max(attempts):.3f}")  # fmt: skip
+    assert mean <= 1.2
+
+
+def test_a_room_too_large_is_refused_with_a_clear_error_long_before_400_kb(cloud, monkeypatch):
+    names, _, code = cloud.table(4)
+    for name in names[:3]:
+        cloud.send(name, action="ready")  # pending submissions: small items
+    monkeypatch.setattr(model, "MAX_ROOM_BYTES", 500)  # as if the room had grown past the limit
+    cloud.send("Cat4", action="ready")  # completes the step: the room write is refused
+    error = cloud.last("Cat4", "error")
+    assert error["code"] == "room_too_large" and "limit 500" in error["message"]
+    assert lambda_app.timer_service().current_room(code).game.phase.value == "role_check"
+
+
+def _may_know_roles(view: dict, name: str) -> set[str]:
+    """Whose role this seat may see in a mid-game view (RULES §2.3, §8 option)."""
+    me = view["me"]
+    known = {name}
+    if me["role"] in ("witch", "crow"):
+        known |= set(me.get("witches", []))
+    if view["settings"]["reveal_role_on_exile"]:
+        known |= {p["name"] for p in view["players"] if p["form"] == "exiled"}
+    return known
+
+
+def test_every_message_of_a_whole_game_shows_only_roles_the_seat_may_know(cloud):
+    names, _, _ = cloud.table(8, {"discussion_limit": 30, "reveal_role_on_exile": True})
+    cloud.play(names, seed=8)
+    checked = 0
+    for name in names:
+        for msg in cloud.received(name):
+            if msg["type"] != "view" or msg["view"].get("phase") in ("lobby", "game_over"):
+                continue
+            view = msg["view"]
+            shown = {p["name"] for p in view["players"] if "role" in p}
+            assert shown <= _may_know_roles(view, name), (name, view["phase"], shown)
+            assert "reveal" not in view
+            checked += 1
+    assert checked > 100
+
+
+def test_reconnecting_in_every_step_gives_the_same_seat_and_current_view(cloud):
+    names, tokens, code = cloud.table(4, {"discussion_limit": 30})
+    rng, phases, phone = Rng(5), set(), 0
+    while not cloud.last(names[0])["view"].get("outcome"):
+        phase = cloud.last(names[1])["view"]["phase"]
+        if phase not in phases:  # first time in this step: Cat2's phone reconnects
+            phases.add(phase)
+            phone += 1
+            assert cloud.connect(f"cat2-{phone}", {"room": code, "token": tokens["Cat2"]}) == {
+                "statusCode": 200
+            }
+            cloud.send(f"cat2-{phone}", action="ping")
+            fresh = cloud.last(f"cat2-{phone}")["view"]
+            assert fresh["you"] == "Cat2" and fresh["phase"] == phase
+            names[1] = f"cat2-{phone}"  # play on from the new phone
+        for who in names:
+            action = bots.decide(cloud.last(who)["view"], rng)
+            if action is not None:
+                cloud.send(who, action=action.pop("type"), **action)
+                cloud.clock.now += 0.5
+                break
+        else:
+            assert cloud.fire_next_timer()
+    assert {"role_check", "place_choice", "evening", "discussion", "proposal", "vote"} <= phases
+
+
+def test_duplicate_early_late_and_lost_timers_through_sqs(cloud):
+    names, _, code = cloud.table(4, {"discussion_limit": 30})
+    for name in names:
+        cloud.send(name, action="ready")
+    service = lambda_app.timer_service()
+    before = service.current_room(code)
+    (queued,) = [m for m in cloud.queued_timers() if json.loads(m.body)["kind"] == "deadline"]
+    body = json.loads(queued.body)
+
+    def deliver(message_body: dict) -> None:
+        event = {"Records": [{"messageId": "m", "receiptHandle": "r", "attributes": {},
+                              "body": json.dumps(message_body), "messageAttributes": {},
+                              "md5OfBody": "", "eventSource": "aws:sqs", "awsRegion": REGION,
+                              "eventSourceARN": "arn:aws:sqs:eu-west-1:123456789012:timers"}]}  # fmt: skip
+        assert timer.handler(event, CONTEXT) == {"batchItemFailures": []}
+
+    deliver(body)  # early: nothing changes; the timer is queued again for the rest
+    assert service.current_room(code).version == before.version
+    assert len([m for m in cloud.queued_timers() if json.loads(m.body) == body]) == 2
+    cloud.clock.now = body["deadline"] + 1
+    deliver(body)  # on time: the place choice times out
+    after = service.current_room(code)
+    assert after.game.step > before.game.step and after.game.phase.value == "witches"
+    deliver(body)  # duplicate: stale, nothing applied twice
+    assert service.current_room(code).version == after.version
+    cloud.clock.now = after.game.deadline + 1  # the witches' timer is lost ...
+    cloud.send("Cat2", action="ping")  # ... and any message resolves it
+    assert service.current_room(code).game.phase.value == "evening"
+
+
+def test_bad_messages_get_an_error_and_change_nothing_under_moto(cloud):
+    _, _, code = cloud.table(4)
+    service = lambda_app.timer_service()
+    bad = [
+        ("Cat2", {"action": "start"}, "Only the host"),
+        ("Cat2", {"action": "vote", "target": None}, "not possible now"),
+        ("Cat2", {"action": "ready", "player": "Cat3"}, "only act for yourself"),
+        ("Cat2", {"action": "dance"}, "Unknown action"),
+        ("Cat2", {"action": "ready", "pad": "x" * 5000}, "too large"),
+    ]
+    for who, body, expected in bad:
+        before = service.current_room(code)
+        cloud.send(who, **body)
+        assert expected in cloud.last(who, "error")["message"]
+        assert service.current_room(code) == before
+    before = service.current_room(code)
+    message.handler(websocket_event("$default", "MESSAGE", "Cat2") | {"body": "{oops"}, CONTEXT)
+    assert cloud.last("Cat2", "error")["message"] == "The message is not valid JSON."
+    assert service.current_room(code) == before
+
+
+def test_the_push_pool_fits_in_the_clients_connection_pool():
+    """Issue 11: more post threads than pooled connections make posts wait (and warn)."""
+    with moto_cloud():
+        api = aws._client(
+            "apigatewaymanagementapi", "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"
+        )
+        assert api.meta.config.max_pool_connections >= aws.PUSH_THREADS

@@ -1,0 +1,249 @@
+"""The local gateway behaves like API Gateway's WebSocket API where it matters, and the
+local stack reads its resources from template.yaml. Handlers are replaced by a recorder
+here (tests/integration/test_local_stack.py runs the real ones)."""
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+import aiohttp
+import boto3
+import pytest
+from aiohttp import web
+from moto import mock_aws
+
+from local_stack.cloud import provision
+from local_stack.gateway import Gateway, new_connection_id
+from local_stack.lambdas import Invocation
+from local_stack.stack import LocalStack, Options
+from local_stack.template import Function, Template
+from tests.support.local_stack_process import until
+
+CONNECT = Function("ConnectFunction", "functions.connect.handler", 10, 512)
+DISCONNECT = Function("DisconnectFunction", "functions.disconnect.handler", 10, 512)
+MESSAGE = Function("MessageFunction", "functions.message.handler", 10, 512)
+ROUTES = {"$connect": CONNECT, "$disconnect": DISCONNECT, "$default": MESSAGE}
+
+
+class RecordingLambdas:
+    """Answers like the real handlers would: 403 for a bad token, a crash on demand."""
+
+    def __init__(self):
+        self.events: list[dict] = []
+
+    async def invoke(self, function: Function, event: dict) -> Invocation:
+        self.events.append(event)
+        if (event.get("queryStringParameters") or {}).get("token") == "wrong":
+            return Invocation({"statusCode": 403}, None, 0.001)
+        if "crash" in (event.get("body") or ""):
+            return Invocation(None, "Traceback: boom", 0.001)
+        return Invocation({"statusCode": 200}, None, 0.001)
+
+    def routes(self) -> list[str]:
+        return [event["requestContext"]["routeKey"] for event in self.events]
+
+
+async def _serve(gateway: Gateway):
+    runner = web.AppRunner(gateway.app())
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    return runner, runner.addresses[0][1]
+
+
+def run_gateway(test, **options):
+    """Runs `test(gateway, lambdas, port, session)` against a live local gateway."""
+
+    async def main():
+        lambdas = RecordingLambdas()
+        gateway = Gateway(ROUTES, "$request.body.action", lambdas, stage="prod",
+                          frontend=Path("/nonexistent"), **options)  # fmt: skip
+        runner, port = await _serve(gateway)
+        try:
+            async with aiohttp.ClientSession() as session:
+                return await test(gateway, lambdas, port, session)
+        finally:
+            await gateway.close_all()
+            await runner.cleanup()
+
+    return asyncio.run(main())
+
+
+def test_connect_message_and_disconnect_become_api_gateway_events():
+    async def test(gateway, lambdas, port, session):
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod?room=ABCD&token=t0k")
+        await socket.send_str(json.dumps({"action": "vote", "target": None}))
+        await socket.send_str("not json")
+        await until(lambda: lambdas.routes().count("$default") == 2)
+        await socket.close()
+        await until(lambda: "$disconnect" in lambdas.routes())
+        return lambdas.events
+
+    connect, vote, garbage, disconnect = run_gateway(test)
+    context = connect["requestContext"]
+    assert context["eventType"] == "CONNECT" and context["routeKey"] == "$connect"
+    assert context["stage"] == "prod" and context["domainName"].startswith("127.0.0.1:")
+    assert connect["queryStringParameters"] == {"room": "ABCD", "token": "t0k"}
+    assert vote["requestContext"]["routeKey"] == "$default"  # no "vote" route: $default
+    assert vote["body"] == '{"action": "vote", "target": null}'
+    assert garbage["body"] == "not json" and garbage["requestContext"]["eventType"] == "MESSAGE"
+    ids = {
+        event["requestContext"]["connectionId"] for event in (connect, vote, garbage, disconnect)
+    }
+    assert len(ids) == 1 and len(ids.pop()) == 16
+    assert disconnect["requestContext"]["disconnectStatusCode"] == 1000
+
+
+def test_a_refused_connect_fails_the_handshake_with_its_status():
+    async def test(gateway, lambdas, port, session):
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(f"ws://127.0.0.1:{port}/prod?room=ABCD&token=wrong")
+        return refused.value.status, lambdas.routes(), gateway.connections
+
+    status, routes, connections = run_gateway(test)
+    assert status == 403
+    assert routes == ["$connect"]  # no $disconnect for a connection that never opened
+    assert connections == {}
+
+
+def test_a_frame_over_32_kb_closes_the_socket_with_1009():
+    async def test(gateway, lambdas, port, session):
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        await socket.send_str("x" * (32 * 1024 + 1))
+        await socket.receive(timeout=5)
+        return socket.close_code, lambdas.routes()
+
+    code, routes = run_gateway(test)
+    assert code == 1009
+    assert "$default" not in routes
+
+
+def test_an_idle_socket_is_closed_with_1001_and_frames_from_the_client_keep_it_open():
+    async def test(gateway, lambdas, port, session):
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        for _ in range(4):  # 1.2 s of pings every 0.3 s, each under the 0.6 s limit
+            await asyncio.sleep(0.3)
+            await socket.send_str('{"action": "ping"}')
+        alive_after_pings = not socket.closed
+        started = time.monotonic()
+        await socket.receive(timeout=5)
+        return alive_after_pings, socket.close_code, time.monotonic() - started
+
+    alive, code, silent = run_gateway(test, idle_timeout=0.6)
+    assert alive
+    assert code == 1001
+    assert 0.4 < silent < 2
+
+
+def test_a_failed_handler_tells_the_phone_like_api_gateway():
+    async def test(gateway, lambdas, port, session):
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        await socket.send_str('{"action": "crash"}')
+        return json.loads((await socket.receive(timeout=5)).data)
+
+    reply = run_gateway(test)
+    assert reply["message"] == "Internal server error"
+    assert {"connectionId", "requestId"} <= reply.keys()
+
+
+def test_the_throttle_fault_answers_the_next_frames_like_api_gateway_and_spares_pings():
+    async def test(gateway, lambdas, port, session):
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        gateway.throttle(2)
+        replies = []
+        for body in ('{"action": "ping"}', '{"action": "ready"}', '{"action": "vote"}'):
+            await socket.send_str(body)
+            if body != '{"action": "ping"}':
+                replies.append(json.loads((await socket.receive(timeout=5)).data))
+        await socket.send_str('{"action": "ready"}')  # the fault is used up
+        await until(lambda: lambdas.routes().count("$default") == 2)
+        bodies = [
+            e["body"] for e in lambdas.events if e["requestContext"]["routeKey"] == "$default"
+        ]
+        return replies, bodies, gateway.stats.throttled
+
+    replies, bodies, throttled = run_gateway(test)
+    assert [reply["message"] for reply in replies] == ["Too Many Requests"] * 2
+    assert all(reply.keys() == {"message", "connectionId", "requestId"} for reply in replies)
+    assert bodies == ['{"action": "ping"}', '{"action": "ready"}']  # the throttled two dropped
+    assert throttled == 2
+
+
+def test_the_management_api_reaches_sockets_through_boto3_and_answers_410_when_gone():
+    async def test(gateway, lambdas, port, session):
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        await until(lambda: any(c.open for c in gateway.connections.values()))
+        (connection_id,) = gateway.connections
+        api = boto3.client("apigatewaymanagementapi", endpoint_url=f"http://127.0.0.1:{port}/prod",
+                           region_name="eu-west-1", aws_access_key_id="local",
+                           aws_secret_access_key="local")  # fmt: skip
+        await asyncio.to_thread(api.post_to_connection, ConnectionId=connection_id,
+                                Data=b'{"type": "pong", "seq": 1}')  # fmt: skip
+        delivered = json.loads((await socket.receive(timeout=5)).data)
+        info = await asyncio.to_thread(api.get_connection, ConnectionId=connection_id)
+        with pytest.raises(api.exceptions.PayloadTooLargeException):
+            await asyncio.to_thread(api.post_to_connection, ConnectionId=connection_id,
+                                    Data=b"x" * (128 * 1024 + 1))  # fmt: skip
+        await asyncio.to_thread(api.delete_connection, ConnectionId=connection_id)
+        await socket.receive(timeout=5)
+        closed_by_delete = socket.closed
+        await until(lambda: not gateway.connections)
+        with pytest.raises(api.exceptions.GoneException):
+            await asyncio.to_thread(api.post_to_connection, ConnectionId=connection_id, Data=b"{}")
+        with pytest.raises(api.exceptions.GoneException):
+            await asyncio.to_thread(api.post_to_connection, ConnectionId=new_connection_id(),
+                                    Data=b"{}")  # fmt: skip
+        return delivered, info, closed_by_delete
+
+    delivered, info, closed_by_delete = run_gateway(test)
+    assert delivered == {"type": "pong", "seq": 1}
+    assert info["Identity"]["SourceIp"] == "127.0.0.1"
+    assert closed_by_delete
+
+
+# -- template.yaml is the only description of the resources ----------------------------------
+def test_routes_handlers_and_the_timer_source_come_from_the_template():
+    template = Template.load()
+    routes = template.routes()
+    assert {key: f.handler for key, f in routes.items()} == {
+        "$connect": "functions.connect.handler",
+        "$disconnect": "functions.disconnect.handler",
+        "$default": "functions.message.handler",
+    }
+    assert template.route_selection_expression() == "$request.body.action"
+    (source,) = template.queue_sources()
+    assert (source.function.handler, source.queue) == ("functions.timer.handler", "TimerQueue")
+    assert source.batch_size == 10 and source.report_batch_item_failures
+
+
+def test_the_table_and_queues_are_created_from_the_template_and_the_environment_resolves(
+    monkeypatch,
+):
+    for key in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        monkeypatch.setenv(key, "local")
+    template = Template.load()
+    with mock_aws():
+        provisioned = provision(template, None, None)
+        db = boto3.client("dynamodb", region_name="eu-west-1")
+        table = db.describe_table(TableName=provisioned.tables["RoomsTable"])["Table"]
+        ttl = db.describe_time_to_live(TableName=provisioned.tables["RoomsTable"])
+        sqs = boto3.client("sqs", region_name="eu-west-1")
+        attributes = sqs.get_queue_attributes(QueueUrl=provisioned.queue_urls["TimerQueue"],
+                                              AttributeNames=["All"])["Attributes"]  # fmt: skip
+        again = provision(template, None, None)  # a second start reuses what exists
+    assert [k["AttributeName"] for k in table["KeySchema"]] == ["pk", "sk"]
+    assert ttl["TimeToLiveDescription"]["AttributeName"] == "expires_at"
+    assert attributes["VisibilityTimeout"] == "60"
+    redrive = json.loads(attributes["RedrivePolicy"])
+    assert redrive["deadLetterTargetArn"] == provisioned.queue_arns["TimerDeadLetterQueue"]
+    assert redrive["maxReceiveCount"] == 5
+    assert again == provisioned
+
+    stack = LocalStack(Options(port=8080), template)
+    stack.provisioned, stack.port = provisioned, 8080
+    env = stack.environment("http://127.0.0.1:5000", "http://127.0.0.1:5000")
+    assert set(template.environment()) <= env.keys()
+    assert env["TABLE_NAME"] == provisioned.tables["RoomsTable"]
+    assert env["TIMER_QUEUE_URL"] == provisioned.queue_urls["TimerQueue"]
+    assert env["WEBSOCKET_ENDPOINT"] == "http://127.0.0.1:8080/prod"

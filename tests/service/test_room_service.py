@@ -1,0 +1,436 @@
+"""RoomService over in-memory ports: lobby, full games, errors, reconnects, timers, 410."""
+
+import json
+import threading
+
+import pytest
+
+from engine.catch_the_witch import view as engine_view
+from engine.catch_the_witch.rules import waiting_for
+from functions.room_service.memory import MemoryRoomStore
+from functions.room_service.model import CODE_ALPHABET, CODE_LENGTH
+from functions.room_service.service import CannotJoin, Refused, view_for
+from tests.support.service_harness import Harness
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
+
+
+def started(names=NAMES) -> Harness:
+    h = Harness()
+    h.table(names)
+    h.send(names[0], action="start")
+    assert h.view(names[0])["phase"] == "role_check"
+    return h
+
+
+def test_create_join_and_the_lobby_view():
+    h = Harness()
+    h.table(["Ann", "Bo", "Cy"])
+    lobby = h.view("Bo")
+    assert lobby["phase"] == "lobby" and lobby["room"] == h.code and lobby["you"] == "Bo"
+    assert [s["name"] for s in lobby["seats"]] == ["Ann", "Bo", "Cy"]
+    assert lobby["start_problem"] == "A game needs 4 to 12 cats; 3 seated."
+    assert lobby["default_roles"] is None
+    h.send("Di", action="join", room=h.code, name="Di")
+    assert h.view("Ann")["default_roles"] == ["witch", "herbalist", "pickpocket", "villager"]
+    assert len(h.code) == CODE_LENGTH and set(h.code) <= set(CODE_ALPHABET)
+    assert len(h.tokens["Ann"]) >= 32  # 192 bits
+
+
+@pytest.mark.parametrize("count", [4, 12])
+def test_a_whole_game_through_the_service_with_bots(count):
+    names = [f"Cat{i}" for i in range(1, count + 1)]
+    h = started(names)
+    final = h.play_with_bots(names, seed=count)
+    assert final["phase"] == "game_over" and final["outcome"]["reason"]
+    assert h.metrics.counts["GamesFinished"] == 1
+    room = h.room()
+    for name in names:  # each phone's last view is exactly its own engine view
+        sent = h.view(name)
+        expected = engine_view(room.game, name)
+        assert {k: v for k, v in sent.items() if k not in ("room", "connected")} == expected
+    for name in names:  # nobody ever received another seat's token
+        text = json.dumps(h.messages(name))
+        assert all(h.tokens[other] not in text for other in names if other != name)
+
+
+def test_every_message_a_phone_gets_is_its_own_view():
+    names = [f"Cat{i}" for i in range(1, 9)]
+    h = started(names)
+    h.play_with_bots(names, seed=3)
+    for name in names:
+        for message in h.messages(name):
+            if message["type"] == "view":
+                assert message["view"]["you"] == name
+                me = message["view"].get("me")
+                assert me is None or me["name"] == name
+
+
+def test_host_only_actions_wrong_step_other_seats_and_bad_input_get_errors_and_change_nothing():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    cases = [
+        ("Bo", {"action": "rematch"}, "Only the host"),
+        ("Bo", {"action": "vote", "target": None}, "Voting is not possible now"),
+        ("Bo", {"action": "ready", "player": "Cy"}, "only act for yourself"),
+        ("Bo", {"action": "timeout"}, "Timers are the server's job"),
+        ("Bo", {"action": "fly"}, "Unknown action 'fly'"),
+        ("Bo", {"action": "settings", "settings": {}}, "Only the host"),
+        ("Ann", {"action": "kick", "target": "Bo"}, "only in the lobby"),
+    ]
+    for who, message, expected in cases:
+        before = h.room()
+        h.send(who, **message)
+        assert expected in h.error(who)["message"], (message, h.error(who))
+        assert h.room() == before
+    for raw in ["{not json", "[]", '{"action": "vote", "target": 5}', "x" * 5000, ""]:
+        before = h.room()
+        h.service.message("Bo", raw)
+        assert h.error("Bo")["code"] == "invalid_action"
+        assert h.room() == before
+
+
+def test_a_stranger_connection_can_only_create_or_join():
+    h = Harness()
+    h.send("nobody", action="vote", target=None, step=1)
+    assert h.error("nobody")["message"] == "Create or join a room first."
+    h.table(["Ann", "Bo", "Cy", "Di"])
+    h.send("late", action="join", room="ZZZZZZZZ", name="Eve")
+    assert h.error("late")["message"] == CannotJoin().message
+    h.send("late", action="join", room=h.code, name="Bo")
+    assert "name is taken" in h.error("late")["message"]
+    h.send("Ann", action="start")
+    h.send("late", action="join", room=h.code, name="Eve")
+    assert h.error("late")["message"] == CannotJoin().message  # the same answer (issue 18)
+
+
+def test_lobby_host_powers_reorder_kick_settings():
+    h = Harness()
+    h.table(["Ann", "Bo", "Cy", "Di", "Eve"])
+    h.send("Ann", action="reorder", order=["Cy", "Ann", "Bo", "Di", "Eve"])
+    assert h.view("Bo")["seats"][0]["name"] == "Cy"
+    h.send("Ann", action="reorder", order=["Cy", "Ann"])
+    assert "every seated cat" in h.error("Ann")["message"]
+    h.send("Ann", action="kick", target="Eve")
+    assert h.error("Eve")["code"] == "kicked"
+    assert h.connections.lookup("Eve") is None
+    h.send("Ann", action="settings", settings={"discussion_limit": None, "roles": ["witch"] * 4})
+    assert h.view("Bo")["start_problem"] == "There must be fewer witches than other cats."
+    h.send("Ann", action="start")
+    assert "fewer witches" in h.error("Ann")["message"]
+
+
+def test_reconnect_with_the_token_returns_the_same_seat_and_view_in_every_step():
+    names = ["Ann", "Bo", "Cy", "Di"]
+    h = started(names)
+    seen_phases = set()
+    for step in range(400):
+        view = h.view("Bo")
+        if view.get("outcome"):
+            break
+        seen_phases.add(view["phase"])
+        h.service.connect(f"bo-{step}", h.code.lower(), h.tokens["Bo"])
+        h.send(f"bo-{step}", action="ping")
+        fresh = h.view(f"bo-{step}")
+        assert fresh["you"] == "Bo"
+        assert fresh == view_for(h.room(), "Bo")
+        h.service.connect("Bo", h.code, h.tokens["Bo"])
+        h.send("Bo", action="ping")  # a reconnected phone pings first (docs/protocol.md)
+        _one_move(h, names)
+    assert {"role_check", "place_choice", "evening", "proposal", "vote"} <= seen_phases
+
+
+def _one_move(h: Harness, names: list[str]) -> None:
+    from engine.catch_the_witch import bots
+    from engine.rng import Rng
+
+    for name in names:
+        action = bots.decide(h.view(name), Rng(len(h.messages(name))))
+        if action is not None:
+            kind = action.pop("type")
+            h.send(name, action=kind, **action)
+            h.clock.now += 0.5
+            return
+    h.advance_to_next_timer()
+
+
+def test_a_wrong_token_or_room_is_refused_at_connect():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    with pytest.raises(Refused):
+        h.service.connect("x", h.code, "not-a-token")
+    with pytest.raises(Refused):
+        h.service.connect("x", "QQQQ", h.tokens["Bo"])
+    with pytest.raises(Refused):
+        h.service.connect("x", h.code, None)
+    h.service.connect("fresh", None, None)  # a new phone may connect to create or join
+    assert h.connections.lookup("x") is None
+
+
+def test_duplicate_early_late_and_lost_timers():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    for name in ["Ann", "Bo", "Cy", "Di"]:
+        h.send(name, action="ready")
+    room = h.room()
+    assert room.game.phase.value == "place_choice" and room.game.deadline
+    ((message, delay),) = [t for t in h.timers.scheduled if t[0]["kind"] == "deadline"]
+    assert message["step"] == room.game.step and delay >= 60
+    h.service.timer(dict(message))  # early: nothing happens, the timer is sent again
+    assert h.room().version == room.version
+    assert h.timers.scheduled[-1][0] == message
+    h.clock.now = room.game.deadline + 1
+    h.service.timer(dict(message))
+    after = h.room()
+    assert after.game.step > room.game.step
+    h.service.timer(dict(message))  # duplicate: stale step, nothing applied twice
+    assert h.room().version == after.version
+    # A lost timer: the witches' 15 s pass with nobody delivering it; a ping resolves it.
+    h.clock.now = after.game.deadline + 5
+    h.send("Bo", action="ping")
+    assert h.room().game.phase.value == "evening"
+    assert h.metrics.counts["DeadlinesByBackstop"] == 1
+
+
+def test_a_410_drops_that_connection_and_the_request_still_succeeds():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.send("Cy", action="ready")  # Cy is done: Ann's Ready changes Cy's "waiting for" list
+    h.pusher.gone.add("Cy")
+    h.send("Ann", action="ready")
+    assert h.error("Ann") is None
+    assert h.connections.lookup("Cy") is None
+    assert h.room().seat("Cy").connection is None
+    assert h.metrics.counts["PushesFailed"] == 1
+
+
+def test_host_powers_pass_after_thirty_seconds_disconnected():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.service.disconnect("Ann")
+    ((check, delay),) = [t for t in h.timers.scheduled if t[0]["kind"] == "host_check"]
+    assert delay >= 30
+    h.clock.now += 10
+    h.service.timer(check)
+    assert h.room().host == "Ann"
+    h.clock.now += 25
+    h.service.timer(check)
+    room = h.room()
+    assert room.host == "Bo" and room.game.host == "Bo"
+    h.send("Bo", action="mark_away", target="Ann")
+    assert h.room().game.cat("Ann").away
+
+
+def test_the_host_hands_over_host_in_the_lobby_and_mid_game():
+    h = Harness()
+    h.table(["Ann", "Bo", "Cy", "Di"])
+    h.send("Bo", action="hand_over", target="Cy")
+    assert h.error("Bo")["message"] == "Only the host can hand over host."
+    h.send("Ann", action="hand_over", target="Ann")
+    assert h.error("Ann")["message"] == "You are already the host."
+    h.send("Ann", action="hand_over", target="Zed")
+    assert "no cat named 'Zed'" in h.error("Ann")["message"]
+    h.service.disconnect("Di")
+    h.send("Ann", action="hand_over", target="Di")
+    assert h.error("Ann")["message"] == "Di is offline; hand over to a connected cat."
+    assert h.room().host == "Ann"
+    h.send("Ann", action="hand_over", target="Bo")
+    assert h.view("Cy")["host"] == "Bo"
+    h.send("Ann", action="start")
+    assert h.error("Ann")["message"] == "Only the host can start the game."
+
+    h.service.connect("Di", h.code, h.tokens["Di"])
+    h.send("Di", action="ping")
+    h.send("Bo", action="start")
+    h.send("Bo", action="hand_over", target="Di")
+    room = h.room()
+    assert room.host == "Di" and room.game.host == "Di" and h.view("Ann")["host"] == "Di"
+    h.send("Di", action="mark_away", target="Ann")
+    assert h.room().game.cat("Ann").away
+
+
+def test_leaving_mid_game_marks_the_cat_away():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.send("Cy", action="leave")
+    room = h.room()
+    assert room.game.cat("Cy").away and h.connections.lookup("Cy") is None
+
+
+def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
+    """Threads against the in-memory store: every yes/no vote lands exactly once."""
+    names = [f"Cat{i}" for i in range(1, 13)]
+    totals = []
+    for round_ in range(20):
+        h = started(names)
+        while h.view(names[0])["phase"] != "approval":
+            _one_move(h, names)
+        voters = waiting_for(h.room().game)
+        store: MemoryRoomStore = h.store
+        writes_before = store.writes
+        barrier = threading.Barrier(len(voters))
+
+        def vote(name: str, h=h, barrier=barrier) -> None:
+            barrier.wait()
+            h.send(name, action="approve", yes=True)
+
+        threads = [threading.Thread(target=vote, args=(n,)) for n in voters]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        proposal = h.room().game.today.proposals[-1]
+        assert sorted(proposal["yes"]) == sorted(voters), round_
+        totals.append((store.writes - writes_before) / len(voters))
+    print(f"write attempts per vote (memory store, 12 threads): {sum(totals) / len(totals):.2f}")
+
+
+def test_ping_resends_the_view_only_when_the_phone_shows_another():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.send("Bo", action="ready")  # Bo is done: it is sent the "waiting for" changes
+    h.send("Ann", action="ready")  # a pending submission: a new view without a room write
+    latest = h.pusher.last("Bo")
+    h.send("Bo", action="ping", rev=latest["rev"])
+    assert h.messages("Bo")[-1] == {"type": "pong"}  # up to date: the view is not sent again
+    h.send("Bo", action="ping", rev="0" * 16)  # an older view (or none): sent again
+    assert [m["type"] for m in h.messages("Bo")[-2:]] == ["pong", "view"]
+    assert h.pusher.last("Bo")["view"] == latest["view"]
+    assert h.pusher.last("Bo")["seq"] >= latest["seq"]
+
+
+def test_a_reconnecting_phone_takes_its_seat_with_its_first_message_not_during_connect():
+    """API Gateway answers 410 to posts while $connect runs: if $connect bound the seat, a
+    push caused by another cat's move could free it again (found by the local stack)."""
+    names = ["Ann", "Bo", "Cy", "Di"]
+    h = started(names)
+    h.service.connect("bo-new", h.code, h.tokens["Bo"])
+    assert h.room().seat("Bo").connection == "Bo", "$connect changes no seat"
+    h.send("Ann", action="ready")  # a push to every seated phone
+    assert h.messages("bo-new") == []
+    h.send("bo-new", action="ping")
+    assert h.room().seat("Bo").connection == "bo-new"
+    assert h.view("bo-new")["you"] == "Bo"
+    h.send("Bo", action="ready")  # the older connection was let go
+    assert h.error("Bo")["message"] == "Create or join a room first."
+    h.send("bo-new", action="ready")
+    assert h.error("bo-new") is None
+    assert "Bo" not in waiting_for(h.service.current_room(h.code).game)
+
+
+def _at_a_proposal_by_someone_else(names: list[str]) -> Harness:
+    """A room at a Chief's proposal, the Chief not being Ann (the host); a game that
+    ends first (the deal is random) is replaced by a new one."""
+    for _ in range(20):
+        h = started(names)
+        for _ in range(400):
+            view = h.view("Ann")
+            if view["outcome"]:
+                break
+            if view["phase"] == "proposal" and view["chief"] != "Ann":
+                return h
+            _one_move(h, names)
+    raise AssertionError("no proposal by another cat in 20 games")
+
+
+def test_a_move_submitted_while_another_seat_ends_the_step_is_never_lost():
+    """The Chief's proposal ends the step; the host's Away mark (a move that leaves the step
+    as it is) lands between the Chief's load and write. The write must fail and be redone
+    with the mark merged, or the mark would sit forever under a step no load reads again."""
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    h = _at_a_proposal_by_someone_else(names)
+    chief = h.view("Ann")["chief"]
+    target = next(n for n in names if n not in (chief, "Ann"))
+    original_save, injected = h.store.save, []
+
+    def save_with_a_move_landing_first(*args, **kwargs):
+        if not injected:
+            injected.append(True)
+            h.send("Ann", action="mark_away", target=target)
+            assert h.error("Ann") is None
+        return original_save(*args, **kwargs)
+
+    h.store.save = save_with_a_move_landing_first
+    members = h.view(chief)["today"]["required"]  # only its length matters
+    size = len(members) if members else 2
+    humans = [p["name"] for p in h.view("Ann")["players"] if p["form"] == "human"]
+    proposal = ([chief] + [n for n in humans if n != chief])[: max(size, 2)]
+    h.send(chief, action="propose", members=proposal)
+    h.store.save = original_save
+    game = h.service.current_room(h.code).game
+    assert injected and game.cat(target).away, "the Away mark was lost"
+    assert game.phase.value != "proposal"
+
+
+def test_a_move_written_just_after_another_seat_ended_the_step_is_taken_back_and_refused():
+    """The other order: the host loads the proposal step, the Chief's proposal ends it, and
+    only then is the host's Away mark written under the old step. The host takes it back;
+    made on a step that is over, it is refused (stale_move), never left behind and never
+    played on the new step (issue 18: moves belong to a step)."""
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    h = _at_a_proposal_by_someone_else(names)
+    chief = h.view("Ann")["chief"]
+    target = next(n for n in names if n not in (chief, "Ann"))
+    size = max(len(h.view(chief)["today"]["required"]), 2)  # one cat per needed card
+    humans = [p["name"] for p in h.view("Ann")["players"] if p["form"] == "human"]
+    proposal = ([chief] + [n for n in humans if n != chief])[:size]  # frogs cannot go
+    original_put, proposed = h.store.put_submission, []
+
+    def put_after_the_step_ended(code, submission, expected_n):
+        if not proposed:
+            proposed.append(True)
+            h.send(chief, action="propose", members=proposal)
+            assert h.error(chief) is None, h.error(chief)
+        return original_put(code, submission, expected_n)
+
+    h.store.put_submission = put_after_the_step_ended
+    h.send("Ann", action="mark_away", target=target)
+    h.store.put_submission = original_put
+    room = h.service.current_room(h.code)
+    assert proposed and not room.game.cat(target).away, "taken on a step it was not made on"
+    assert h.error("Ann")["code"] == "stale_move"
+    assert all(step == room.game.step for _, step, _ in h.store._subs), "a move left behind"
+
+
+def test_a_flooding_connection_is_rate_limited_alone_with_a_clear_error():
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    before = h.room().model_dump()
+    for _ in range(100):
+        h.send("Cy", action="vote", target=None)  # wrong step: refused anyway
+    refusals = [m for m in h.messages("Cy") if m["type"] == "error"]
+    limited = [m for m in refusals if m["code"] == "rate_limited"]
+    # A burst of 30 (Cy's join, at the same instant, took one), then refused.
+    assert len(refusals) == 100 and len(limited) == 100 - 29
+    assert limited[0]["message"].startswith("Too many messages: at most 10 a second")
+    assert h.room().model_dump() == before
+    assert h.metrics.counts["RateLimited"] == 71
+    h.send("Ann", action="ready")  # the others are not slowed
+    assert h.error("Ann") is None and "Ann" not in waiting_for(h.room().game)
+    h.clock.now += 1.0  # refills at 10 a second
+    h.send("Cy", action="ready")
+    assert h.messages("Cy")[-1]["type"] == "view"
+
+
+def test_only_phones_whose_view_changed_are_sent_one():
+    names = ["Ann", "Bo", "Cy", "Di", "Eve"]
+    h = started(names)
+    for name in names:
+        h.send(name, action="ready")
+    assert h.view("Ann")["phase"] == "place_choice"
+    mover = next(n for n in names if h.view(n)["your_turn"] and h.view(n)["me"]["role"] != "knight")
+    counts = {n: len(h.messages(n)) for n in names}
+    h.send(mover, action="choose_place", place="forest")  # a secret choice: only mine changes
+    assert {n: len(h.messages(n)) - counts[n] for n in names} == {
+        n: 1 if n == mover else 0 for n in names
+    }
+
+
+def test_every_phone_always_holds_its_current_view_though_unchanged_views_are_not_resent():
+    names = [f"Cat{i}" for i in range(1, 9)]
+    h = started(names)
+    original = h.send
+
+    def send_and_check(connection, **message):
+        original(connection, **message)
+        room = h.room()
+        for name in names:
+            assert h.view(name) == view_for(room, name), (message, name)
+
+    h.send = send_and_check
+    h.play_with_bots(names, seed=11)
+    views = sum(1 for n in names for m in h.messages(n) if m["type"] == "view")
+    moves = h.metrics.counts["Actions"]
+    assert views < moves * len(names) * 0.95  # some pushes were saved

@@ -1,0 +1,102 @@
+"""Starts `python -m local_stack` as a child process on 127.0.0.1 (a free port) for tests,
+and stops it with Ctrl-C (SIGINT) as a person would."""
+
+import asyncio
+import json
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class LocalStackProcess:
+    def __init__(self, *args: str):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_ENDPOINT_URL")}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "local_stack", "--host", "127.0.0.1", "--port", "0",
+             "--no-qr", *args],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.http_url = self._wait_for(r"On this computer:\s+(\S+)").rstrip("/")
+        self.websocket_url = self._wait_for(r"WebSocket:\s+(\S+)")
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line)
+            self._queue.put(line)
+
+    def _wait_for(self, pattern: str, timeout: float = 60) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                line = self._queue.get(timeout=0.5)
+            except queue.Empty:
+                if self.process.poll() is not None:
+                    break
+                continue
+            found = re.search(pattern, line)
+            if found:
+                return found.group(1)
+        raise RuntimeError("the local stack did not start:\n" + "".join(self.lines))
+
+    def stats(self) -> dict:
+        with urllib.request.urlopen(f"{self.http_url}/local/stats", timeout=5) as response:
+            return json.load(response)
+
+    def post(self, path: str) -> dict:
+        request = urllib.request.Request(f"{self.http_url}{path}", method="POST", data=b"")
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.load(response)
+
+    def get(self, path: str) -> tuple[int, str]:
+        with urllib.request.urlopen(f"{self.http_url}{path}", timeout=5) as response:
+            return response.status, response.read().decode()
+
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def kill(self) -> None:
+        """A crash: SIGKILL, no clean-up (sockets drop without $disconnect)."""
+        self.process.kill()
+        self.process.wait(10)
+
+    def interrupt(self, timeout: float = 30) -> int:
+        """Ctrl-C; the exit code."""
+        self.process.send_signal(signal.SIGINT)
+        try:
+            return self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise
+
+
+async def until(predicate, timeout: float = 5, what: str = "a condition", cats=()) -> None:
+    """Wait (polling) until ``predicate()``; on a timeout, fail with the bots' state."""
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}\n{describe(cats)}")
+        await asyncio.sleep(0.02)
+
+
+def describe(cats) -> str:
+    """One line per bot phone: where it is, for a failure message."""
+    lines = []
+    for cat in cats:
+        game = cat.game() or {}
+        lines.append(f"{cat.name}: connected={cat.connected} phase={game.get('phase')} "
+                     f"day={game.get('day')} your_turn={game.get('your_turn')} "
+                     f"seq={cat.seq} away={[p['name'] for p in game.get('players', []) if p['away']]} "
+                     f"last sent={cat.sent[-1:]} errors={cat.errors}")  # fmt: skip
+    return "\n".join(lines)

@@ -1,0 +1,149 @@
+"""The Lambda handlers over moto (DynamoDB, SQS, the management API), for the tests and
+the benchmarks: phones are connection ids, time is a fake clock, timers are taken from
+the moto queue and delivered through the SQS handler when they are due."""
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import SimpleNamespace
+from unittest import mock
+
+import boto3
+from moto import mock_aws
+from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.sqs.models import sqs_backends
+
+from engine.catch_the_witch import bots
+from engine.rng import Rng
+from events.generate import websocket_event
+from functions import connect, disconnect, message, timer
+from functions.room_service import aws, lambda_app
+from tests.support.service_harness import on_step
+
+REGION = "eu-west-1"
+TABLE = "catch-the-witch-test"
+CONTEXT = SimpleNamespace(function_name="test", memory_limit_in_mb=256, aws_request_id="req",
+                          invoked_function_arn="arn:aws:lambda:eu-west-1:123456789012:function:test")  # fmt: skip
+
+
+@contextmanager
+def moto_cloud() -> Iterator["Cloud"]:
+    """moto's DynamoDB table and timer queue, the handlers' environment, a fake clock."""
+    env = {"AWS_DEFAULT_REGION": REGION, "AWS_ACCESS_KEY_ID": "testing",
+           "AWS_SECRET_ACCESS_KEY": "testing", "TABLE_NAME": TABLE,
+           "WEBSOCKET_ENDPOINT": "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"}  # fmt: skip
+    with mock.patch.dict(os.environ, env), mock_aws():
+        aws._client.cache_clear()
+        lambda_app._service.cache_clear()
+        db = boto3.client("dynamodb")
+        db.create_table(TableName=TABLE, BillingMode="PAY_PER_REQUEST",
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                              {"AttributeName": "sk", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                   {"AttributeName": "sk", "KeyType": "RANGE"}])  # fmt: skip
+        queue = boto3.client("sqs").create_queue(QueueName="timers")["QueueUrl"]
+        clock = SimpleNamespace(now=1_800_000_000.0)
+        with mock.patch.dict(os.environ, {"TIMER_QUEUE_URL": queue}), \
+                mock.patch.object(lambda_app, "now", lambda: clock.now):  # fmt: skip
+            try:
+                yield Cloud(clock)
+            finally:
+                aws._client.cache_clear()
+                lambda_app._service.cache_clear()
+
+
+class Cloud:
+    def __init__(self, clock):
+        self.clock = clock
+        self.read_upto: dict[str, tuple[int, list[dict]]] = {}
+
+    # -- phones ----------------------------------------------------------------------------
+    def connect(self, connection: str, query: dict | None = None) -> dict:
+        event = websocket_event("$connect", "CONNECT", connection, query=query)
+        return connect.handler(event, CONTEXT)
+
+    def send(self, connection: str, **body) -> None:
+        last = self.last(connection)
+        body = on_step(body, last and last["view"])
+        event = websocket_event("$default", "MESSAGE", connection, body)
+        assert message.handler(event, CONTEXT) == {"statusCode": 200}
+
+    def disconnect(self, connection: str) -> None:
+        disconnect.handler(websocket_event("$disconnect", "DISCONNECT", connection), CONTEXT)
+
+    def received(self, connection: str) -> list[dict]:
+        """Every message posted to the connection, each parsed once: moto concatenates
+        posts with no delimiter, so only the bytes added since the last call are decoded."""
+        backend = apigatewaymanagementapi_backends[DEFAULT_ACCOUNT_ID][REGION]
+        raw = backend.connections[connection].data if connection in backend.connections else b""
+        done, parsed = self.read_upto.get(connection, (0, []))
+        if len(raw) > done:
+            text, index, decoder = raw[done:].decode(), 0, json.JSONDecoder()
+            while index < len(text):
+                item, index = decoder.raw_decode(text, index)
+                parsed.append(item)
+            self.read_upto[connection] = (len(raw), parsed)
+        return list(parsed)
+
+    def last(self, connection: str, kind: str = "view") -> dict | None:
+        return next((m for m in reversed(self.received(connection)) if m["type"] == kind), None)
+
+    # -- timers ----------------------------------------------------------------------------
+    def queued_timers(self) -> list:
+        queue = sqs_backends[DEFAULT_ACCOUNT_ID][REGION].queues["timers"]
+        return list(queue._messages)
+
+    def fire_next_timer(self) -> bool:
+        queue = sqs_backends[DEFAULT_ACCOUNT_ID][REGION].queues["timers"]
+        deadlines = [m for m in queue._messages if json.loads(m.body)["kind"] == "deadline"]
+        if not deadlines:
+            return False
+        first = min(deadlines, key=lambda m: json.loads(m.body)["deadline"])
+        queue._messages.remove(first)
+        self.clock.now = max(self.clock.now, json.loads(first.body)["deadline"] + 0.5)
+        self.deliver_timer(first)
+        return True
+
+    @staticmethod
+    def deliver_timer(message) -> None:
+        """One queued message through the timer handler, as the SQS event source sends it."""
+        records = {"Records": [{"messageId": message.id, "receiptHandle": "r",
+                                "body": message.body, "attributes": {}, "messageAttributes": {},
+                                "md5OfBody": "", "eventSource": "aws:sqs", "awsRegion": REGION,
+                                "eventSourceARN": "arn:aws:sqs:eu-west-1:123456789012:timers"}]}  # fmt: skip
+        assert timer.handler(records, CONTEXT) == {"batchItemFailures": []}
+
+    # -- a table of bots -------------------------------------------------------------------
+    def table(self, count: int, settings: dict | None = None) -> tuple[list[str], dict, str]:
+        names = [f"Cat{i}" for i in range(1, count + 1)]
+        tokens = {}
+        for name in names:
+            assert self.connect(name) == {"statusCode": 200}
+        self.send(names[0], action="create_room", name=names[0], settings=settings or {})
+        code = self.last(names[0], "joined")["room"]
+        tokens[names[0]] = self.last(names[0], "joined")["token"]
+        for name in names[1:]:
+            self.send(name, action="join", room=code, name=name)
+            tokens[name] = self.last(name, "joined")["token"]
+        self.send(names[0], action="start")
+        return names, tokens, code
+
+    def play(self, names: list[str], seed: int) -> dict:
+        rng = Rng(seed)
+        for _ in range(6000):
+            if self.last(names[0])["view"].get("outcome"):
+                return self.last(names[0])["view"]
+            for name in names:
+                action = bots.decide(self.last(name)["view"], rng)
+                if action is not None:
+                    kind = action.pop("type")
+                    before = len(self.received(name))
+                    self.send(name, action=kind, **action)
+                    assert not [m for m in self.received(name)[before:] if m["type"] == "error"]
+                    self.clock.now += 0.5
+                    break
+            else:
+                assert self.fire_next_timer(), "stuck with no timer"
+        raise AssertionError("game did not finish")

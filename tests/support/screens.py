@@ -1,0 +1,80 @@
+"""Screenshots of every screen at 360×640 into docs/screens/, so reviewers can see the
+game without playing it: `make screens` (needs /usr/bin/chromium, like `make test`).
+
+Five phones play a game through the UI on the local stack (tests/support/ui_table.py); the first
+time any phone shows a screen (a step, on its turn or waiting; a few as a frog/exiled
+spectator) it is saved. Then the home screen in each language. docs/screens/README.md
+lists them.
+"""
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from tests.support.local_stack_process import LocalStackProcess
+from tests.support.ui_table import CHROMIUM, FLAGS, LOCALES, PHONE, UiTable, screenshot
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screens"
+NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
+#: A frog's or an exiled cat's screens look like everyone's plus a banner: a few suffice.
+SPECTATOR_SAMPLES = ("place_choice", "vote", "game_over")
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*.png"):
+        old.unlink()
+    saved: list[tuple[str, str]] = []
+    stack = LocalStackProcess()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            for seed in range(1, 6):  # a few games, until the spectator screens were seen too
+                table = UiTable(browser, stack.http_url, NAMES, seed=seed)
+
+                def save(phone, screen, table=table):
+                    name = (
+                        screen["phase"]
+                        + ("-your-turn" if screen["turn"] else "")
+                        + ("-spectator" if screen["spectator"] else "")
+                    )
+                    if any(name == n for n, _ in saved) or (
+                        screen["spectator"] and screen["phase"] not in SPECTATOR_SAMPLES
+                    ):
+                        return
+                    screenshot(phone, OUT, f"{len(saved) + 1:02d}-{name}")
+                    saved.append((name, f"{phone.name}'s phone"))
+
+                table.on_new_screen = save
+                table.open_room(discussion_limit="300")
+                table.start()
+                table.play(until=lambda table=table: table.all_in("game_over"), timeout=600)
+                table.close()
+                if any(name.endswith("-spectator") for name, _ in saved):
+                    break
+            for language, locale in LOCALES.items():
+                page = browser.new_context(viewport=PHONE, locale=locale).new_page()
+                page.goto(stack.http_url + "/")
+                page.wait_for_selector("main[data-phase=home]")
+                page.screenshot(path=OUT / f"home-{language}.png")
+                page.goto(stack.http_url + f"/rules.html?lang={language}")
+                page.wait_for_selector("main h1")
+                page.screenshot(path=OUT / f"rules-{language}.png")
+                page.context.close()
+            browser.close()
+    finally:
+        stack.interrupt()
+    lines = ["# Screens (360×640)", "",
+             "Made by `make screens` (tests/support/screens.py): five phones play through the UI on the",
+             "local stack; each screen is saved the first time a phone shows it.", ""]  # fmt: skip
+    lines += [f"- `{i:02d}-{name}.png` — {who}" for i, (name, who) in enumerate(saved, 1)]
+    lines += ["", "Home and rules in each language: " + ", ".join(
+        f"`home-{lang}.png`, `rules-{lang}.png`" for lang in LOCALES) + "."]  # fmt: skip
+    (OUT / "README.md").write_text("\n".join(lines) + "\n")
+    print(f"{len(saved)} game screens and {2 * len(LOCALES)} home/rules screens in {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
