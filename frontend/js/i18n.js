@@ -1,6 +1,8 @@
 // Strings live in one JSON file per language (frontend/i18n/<code>.json, same keys).
+import { KEYS } from "./storage.js";
+
 export const LANGUAGES = { en: "English", "zh-Hant": "繁體中文", uk: "Українська", th: "ไทย" };
-const STORAGE = "ctw.lang";
+const STORAGE = KEYS.lang;
 let strings = {};
 let fallback = {};
 let language = "en";

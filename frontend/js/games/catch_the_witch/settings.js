@@ -1,0 +1,65 @@
+// Catch the Witch's settings: on the create form, the host's editor in the lobby, and the
+// summary everyone else reads there.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { ICONS } from "./icons.js";
+import { label } from "./common.js";
+
+const LIMITS = [null, 30, 60, 90, 120, 180, 240, 300];
+const ROLES = Object.keys(ICONS.role); // display order of the role editor
+
+export function defaultSettings() {
+  return { discussion_limit: 120, roles: null, reveal_role_on_exile: false };
+}
+
+// The discussion limit and the reveal option. `onChange` gets the new settings at once.
+function settingsFields(settings, onChange) {
+  const limit = h("select", { id: "limit", onchange: () => onChange({ ...settings, discussion_limit: limit.value ? Number(limit.value) : null }) },
+    ...LIMITS.map((n) => h("option", { value: n ?? "", selected: n === settings.discussion_limit }, n ? t("seconds", { n }) : t("limit_off"))));
+  const reveal = h("input", { type: "checkbox", id: "reveal", checked: settings.reveal_role_on_exile,
+    onchange: () => onChange({ ...settings, reveal_role_on_exile: reveal.checked }) });
+  return [h("label", { for: "limit" }, t("discussion_limit")), limit,
+    h("label", { for: "reveal" }, reveal, " ", t("reveal_role_on_exile"))];
+}
+
+// The create form's part: the role set is chosen in the lobby, once the table is known.
+export function createFields(settings, onChange) {
+  return [...settingsFields(settings, onChange), h("p", { class: "muted" }, t("roles_in_lobby"))];
+}
+
+// The host's lobby settings: every change is sent at once, and the server's answer
+// (the lobby view's start_problem) validates a custom role set live.
+export function lobbySettings(v, ctx) {
+  const save = (settings) => ctx.send("settings", { settings });
+  const roles = v.settings.roles;
+  const counts = Object.fromEntries(ROLES.map((r) => [r, (roles || []).filter((x) => x === r).length]));
+  const setCount = (role, by) => {
+    counts[role] = Math.max(0, counts[role] + by);
+    save({ ...v.settings, roles: ROLES.flatMap((r) => Array(counts[r]).fill(r)) });
+  };
+  const mode = (custom) => h("button", { class: custom === Boolean(roles) ? "" : "secondary", "aria-pressed": String(custom === Boolean(roles)),
+    disabled: custom && !v.default_roles && !roles,
+    onclick: () => save({ ...v.settings, roles: custom ? (roles || v.default_roles) : null }) },
+  t(custom ? "roles_custom" : "roles_default"));
+  const editor = roles ? h("ul", { class: "roles" }, ...ROLES.map((role) => h("li", {},
+    h("span", { class: "name" }, label("role", role)),
+    h("button", { class: "secondary", "aria-label": t("remove_role", { role: t("role_" + role) }), disabled: counts[role] === 0,
+      onclick: () => setCount(role, -1) }, "−"),
+    h("output", { "aria-label": t("role_" + role) }, String(counts[role])),
+    h("button", { class: "secondary", "aria-label": t("add_role", { role: t("role_" + role) }), onclick: () => setCount(role, 1) }, "+"))))
+    : h("p", { class: "muted" }, (v.default_roles || []).map((r) => label("role", r)).join(" · ") || "—");
+  return h("div", { class: "panel" }, h("h2", {}, t("settings")),
+    ...settingsFields(v.settings, save),
+    h("h3", {}, t("role_set")), h("div", { class: "row", role: "group", "aria-label": t("role_set") }, mode(false), mode(true)),
+    editor,
+    roles ? h("p", { class: "muted" }, t("roles_count", { n: roles.length, cats: v.seats.length })) : null);
+}
+
+export function settingsSummary(v) {
+  const s = v.settings;
+  const roles = s.roles || v.default_roles || [];
+  return h("div", { class: "panel" }, h("h2", {}, t("settings")),
+    h("p", {}, `${t("discussion_limit")}: ${s.discussion_limit ? t("seconds", { n: s.discussion_limit }) : t("limit_off")}`),
+    s.reveal_role_on_exile ? h("p", {}, t("reveal_role_on_exile")) : null,
+    h("p", {}, `${t("role_set")} (${t(s.roles ? "roles_custom" : "roles_default")}): `, roles.map((r) => label("role", r)).join(" · ") || "—"));
+}
