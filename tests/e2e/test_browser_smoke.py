@@ -160,6 +160,35 @@ def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stac
     expect(start).to_have_count(0)
 
 
+def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kept(stack, phone):
+    """The create form offers the games (one, preselected) and sends the chosen one; the
+    lobby names it. A phone that kept its seat and language under the keys of the client
+    before the shell (`ctw.*`) keeps both after a reload, and the old keys are gone."""
+    page = phone
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    page.goto(stack.http_url + "/")
+    expect(page.get_by_role("radio", name="Catch the Witch")).to_be_checked()
+    _create_a_room_for_bots(page, stack)
+    created = [json.loads(p) for p in sent if '"create_room"' in p]
+    assert [c["game"] for c in created] == ["catch_the_witch"], created
+    expect(page.locator("main .game-name")).to_contain_text("Catch the Witch")
+    code = page.locator("p.code").inner_text()
+
+    page.evaluate("""() => {
+      localStorage.setItem("ctw.seat", localStorage.getItem("party.seat"));
+      localStorage.setItem("ctw.lang", "uk");
+      localStorage.removeItem("party.seat");
+      localStorage.removeItem("party.lang");
+    }""")
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text(_strings("uk")("lobby", code=code))
+    expect(page.locator("main .game-name")).to_contain_text("Спіймай відьму")
+    keys = page.evaluate("Object.keys(localStorage)")
+    assert {"party.seat", "party.lang"} <= set(keys), keys
+    assert not [k for k in keys if k.startswith("ctw.")], keys
+
+
 def test_the_contrast_and_label_audit_flags_what_it_should(phone):
     """The audit that runs on every screen of the UI game (tests/support/ui_table.py) can fail."""
     phone.set_content(
