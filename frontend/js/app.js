@@ -233,7 +233,8 @@ function createForm(onCreate) {
       h("input", { type: "radio", name: "game", value: g.key, checked: g.key === game.key, onchange: () => pick(g.key) }),
       ` ${g.icon} ${t(g.nameKey)}`)));
   return h("div", {}, choices,
-    ...game.createFields(draft.settings, (changed) => { draft.settings = changed; }),
+    // Redrawn at once: each field then starts from the settings with the last change in.
+    ...game.createFields(draft.settings, (changed) => { draft.settings = changed; render(); }),
     h("div", { class: "row" }, h("button", { class: "big", onclick: () => onCreate(game.key, draft.settings) }, t("create_room"))));
 }
 
