@@ -169,9 +169,15 @@ def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kep
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
     page.goto(stack.http_url + "/")
     expect(page.get_by_role("radio", name="Catch the Witch")).to_be_checked()
-    _create_a_room_for_bots(page, stack)
+    page.fill("#name", "Zoe")
+    page.select_option("#limit", "60")
+    page.check("#reveal")  # a second field keeps the first one's change
+    page.get_by_role("button", name="Create a room", exact=True).click()
+    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
     created = [json.loads(p) for p in sent if '"create_room"' in p]
     assert [c["game"] for c in created] == ["catch_the_witch"], created
+    assert created[0]["settings"]["discussion_limit"] == 60, created
+    assert created[0]["settings"]["reveal_role_on_exile"] is True, created
     expect(page.locator("main .game-name")).to_contain_text("Catch the Witch")
     code = page.locator("p.code").inner_text()
 
