@@ -8,7 +8,7 @@ let stepClock = null; // {deadline, start}: when this phone first saw the step's
 
 function roleCheck(v, me, ctx) {
   if (!me) return h("h2", {}, t("role_check"));
-  // Held in app state, not only on the element: another cat's Ready re-renders the screen
+  // Held in the step's draft, not only on the element: another cat's Ready re-renders the screen
   // while this player is still holding the button.
   const box = h("div", { class: "role-box panel", "aria-live": "polite" }, ctx.draft.holdingRole ? roleText(me) : "🂠");
   const show = (e) => { e.preventDefault(); ctx.draft.holdingRole = true; box.textContent = roleText(me); };
