@@ -93,13 +93,13 @@ def event(index: int, action: dict, state: GameState, entered: list[Phase]) -> d
             line["evening"] = {"new_frogs": today.new_frogs, "restored": today.restored,
                                "dropped": [i.value for i in today.dropped]}  # fmt: skip
         elif phase is Phase.APPROVAL_RESULT:
-            line["approval"] = today.proposals[-1]
+            line["approval"] = today.proposals[-1].public()
         elif phase in (Phase.RITUAL_RESULT, Phase.VOTE) and today.ritual_result:
-            line["ritual"] = today.ritual_result
+            line["ritual"] = today.ritual_result.value
         elif phase in (Phase.VOTE_RESULT, Phase.GAME_OVER) and today.vote:
-            line["vote"] = today.vote
+            line["vote"] = today.vote.public()
     if state.phase is Phase.GAME_OVER and today.ritual_result and "ritual" not in line:
-        line["ritual"] = today.ritual_result
+        line["ritual"] = today.ritual_result.value
     return line
 
 

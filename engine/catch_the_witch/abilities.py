@@ -9,7 +9,7 @@ from ..errors import IllegalAction
 from .actions import PickpocketPeek, PickpocketTake, SeerLook
 from .domain import Form, Role
 from .queries import ingredient_of_card
-from .state import Cat
+from .state import Cat, SeerResult
 from .steps import PICKPOCKET_PHASES
 
 
@@ -29,7 +29,7 @@ class AbilityRules:
             raise IllegalAction("Exiled cats cannot be looked into.", "§6.1")
         s.today.seer_used = True
         cat.seer_results.append(
-            {"day": s.day, "target": target.name, "witch": target.role.is_witch}
+            SeerResult(day=s.day, target=target.name, witch=target.role.is_witch)
         )
 
     def on_pickpocket_peek(self, cat: Cat, action: PickpocketPeek) -> None:

@@ -10,7 +10,7 @@ from . import tables
 from .actions import ChooseGuard, ChoosePlace, GuardPlace, WitchPlace, WitchSpell
 from .domain import Form, Ingredient, Phase, Place, Role, Spell
 from .queries import cats_at, check_end_of_day, human_witches, unlocked_spells
-from .state import Cat, Day, WitchChoice
+from .state import Cat, Day, SpellCast, WitchChoice
 
 
 class DayRules:
@@ -146,10 +146,10 @@ class DayRules:
             worked = self._cast(witch, choice, guard, frogs, spoiled)
             repelled = repelled or choice.place is guard
             today.spells.append(
-                {"witch": witch.name, "place": choice.place.value, "spell": choice.spell.value,
-                 "target": choice.target, "worked": worked}
+                SpellCast(witch=witch.name, place=choice.place, spell=choice.spell,
+                          target=choice.target, worked=worked)
             )  # fmt: skip
-            self._note(witch, kind="spell", spell=choice.spell.value, worked=worked)
+            self._note(witch, kind="spell", spell=choice.spell, worked=worked)
         for name in frogs:
             s.cat(name).form = Form.FROG
         today.new_frogs = [name for name in s.names() if name in frogs]

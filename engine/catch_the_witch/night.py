@@ -10,7 +10,7 @@ from collections import Counter
 from ..errors import IllegalAction
 from . import tables
 from .actions import Approve, EndTalk, PlayCard, Propose, Vote
-from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, Reason, Role
+from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, Reason, RitualResult, Role
 from .queries import (
     check_end_of_vote,
     ingredient_of_card,
@@ -18,7 +18,7 @@ from .queries import (
     ritual_size,
     seals_to_win,
 )
-from .state import Cat
+from .state import Cat, ExileVote, Proposal
 
 
 class NightRules:
@@ -44,7 +44,7 @@ class NightRules:
     def propose(self, members: list[str]) -> None:
         s = self.s
         ordered = [name for name in s.names() if name in members]
-        s.today.proposals.append({"chief": s.chief, "members": ordered})
+        s.today.proposals.append(Proposal(chief=s.chief, members=ordered))
         s.today.approval_started = True
         s.today.pickpocket_target = None  # §6.4: the window closes at the first yes/no vote
         s.approvals = {}
@@ -105,23 +105,23 @@ class NightRules:
         s = self.s
         proposal = s.today.proposals[-1]
         order = s.names()
-        proposal["yes"] = [n for n in order if s.approvals.get(n) is True]
-        proposal["no"] = [n for n in order if s.approvals.get(n) is False]
-        proposal["passed"] = len(proposal["yes"]) > len(proposal["no"])  # tie rejects
+        proposal.yes = [n for n in order if s.approvals.get(n) is True]
+        proposal.no = [n for n in order if s.approvals.get(n) is False]
+        proposal.passed = len(proposal.yes) > len(proposal.no)  # tie rejects
         s.last_proposer = s.chief
-        if not proposal["passed"]:
+        if not proposal.passed:
             s.curse += 1
         self.enter(Phase.APPROVAL_RESULT)
 
     def after_approval_result(self) -> None:
         s = self.s
         proposal = s.today.proposals[-1]
-        if proposal["passed"]:
-            s.today.ritual_members = list(proposal["members"])
+        if proposal.passed:
+            s.today.ritual_members = list(proposal.members)
             s.played = {}
             self.enter(Phase.RITUAL)
         elif s.curse >= tables.CURSE_CAPACITY:  # the day's ritual fails, straight to the vote
-            s.today.ritual_result = "cursed"
+            s.today.ritual_result = RitualResult.CURSED
             self.start_vote()
         else:
             s.chief = next_human_after(s, s.chief)
@@ -134,7 +134,7 @@ class NightRules:
         required = Counter(i.value for i in s.today.required)
         success = played == required
         s.rituals_held += 1
-        s.today.ritual_result = "success" if success else "failure"
+        s.today.ritual_result = RitualResult.SUCCESS if success else RitualResult.FAILURE
         if success:
             s.seals += 1
             if s.seals >= seals_to_win(s):  # §1 step 1
@@ -156,7 +156,7 @@ class NightRules:
             if not rest or rest[0][1] < top_votes:
                 exiled = top
         ordered = {n: s.exile_votes[n] for n in s.names() if n in s.exile_votes}
-        s.today.vote = {"votes": ordered, "exiled": exiled}
+        s.today.vote = ExileVote(votes=ordered, exiled=exiled)
         if exiled:
             s.cat(exiled).form = Form.EXILED
         reason = check_end_of_vote(s, exiled)

@@ -22,7 +22,7 @@ from .day import DayRules
 from .domain import Form, Phase, Place, Reason
 from .effects import Effect, GameOver, StartTimer, StepChanged
 from .night import NightRules
-from .state import Cat, GameState, Outcome
+from .state import Cat, GameState, Note, Outcome
 from .steps import EVERY_STEP_MOVES, STEPS, step_of, waiting_for
 
 
@@ -133,7 +133,7 @@ class Turn(DayRules, NightRules, AbilityRules):
         self.s.done.append(cat.name)
 
     def _note(self, cat: Cat, **note: Any) -> None:
-        cat.notes.append({"day": self.s.day, **note})
+        cat.notes.append(Note(day=self.s.day, **note))
 
     # -- entering a step -----------------------------------------------------------------------
     def enter(self, phase: Phase) -> None:

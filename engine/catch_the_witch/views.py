@@ -19,8 +19,8 @@ from collections import Counter
 from typing import Any
 
 from . import queries, tables
-from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, Role
-from .state import Cat, Day, GameState
+from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, RitualResult, Role
+from .state import Cat, Day, GameState, public
 from .steps import STEPS, TAP_PHASES, waiting_for
 
 
@@ -154,15 +154,15 @@ def _public_day(s: GameState, day: Day) -> dict[str, Any]:
         "new_frogs": list(day.new_frogs),
         "restored": list(day.restored),
         # A proposal holds its yes/no lists only once everyone has voted (§3.6).
-        "proposals": [dict(p) for p in day.proposals],
+        "proposals": [proposal.public() for proposal in day.proposals],
         "ritual_members": list(day.ritual_members),
-        "ritual_result": day.ritual_result,
-        "vote": day.vote,
+        "ritual_result": _value(day.ritual_result),
+        "vote": day.vote.public() if day.vote else None,
     }
     if is_today and s.phase is Phase.RITUAL:
         entry["played"] = [name for name in day.ritual_members if name in s.played]
-    if day.vote and day.vote["exiled"] and s.settings.reveal_role_on_exile:
-        entry["exiled_role"] = s.cat(day.vote["exiled"]).role.value
+    if day.vote and day.vote.exiled and s.settings.reveal_role_on_exile:
+        entry["exiled_role"] = s.cat(day.vote.exiled).role.value
     return entry
 
 
@@ -176,12 +176,12 @@ def _private(s: GameState, me: Cat) -> dict[str, Any]:
         "away": me.away,
         "hand": [i.value for i in me.hand],
         "has_nightshade": me.role in (Role.WITCH, Role.CROW),
-        "notes": list(me.notes),
+        "notes": [public(note) for note in me.notes],
     }
     if me.role in (Role.WITCH, Role.CROW):
         mine["witches"] = [c.name for c in s.players if c.role is Role.WITCH and c is not me]
     if me.role is Role.SEER:
-        mine["seer_results"] = list(me.seer_results)
+        mine["seer_results"] = [public(result) for result in me.seer_results]
         mine["seer_used_today"] = bool(today and today.seer_used)
     if me.role is Role.PICKPOCKET and today:
         mine["pickpocket_used_today"] = today.pickpocket_used
@@ -252,11 +252,15 @@ def _full_day(day: Day) -> dict[str, Any]:
         "dropped": [i.value for i in day.dropped],
         "places": {name: place.value for name, place in day.places.items()},
         "guard_place": day.guard_place.value if day.guarding and day.guard_place else None,
-        "spells": [dict(spell) for spell in day.spells],
+        "spells": [spell.public() for spell in day.spells],
         "new_frogs": list(day.new_frogs),
         "restored": list(day.restored),
-        "rejected": sum(1 for proposal in day.proposals if not proposal["passed"]),
+        "rejected": sum(1 for proposal in day.proposals if not proposal.passed),
         "ritual_members": list(day.ritual_members),
-        "ritual_result": day.ritual_result,
-        "exiled": day.vote["exiled"] if day.vote else None,
+        "ritual_result": _value(day.ritual_result),
+        "exiled": day.vote.exiled if day.vote else None,
     }
+
+
+def _value(result: RitualResult | None) -> str | None:
+    return None if result is None else result.value
