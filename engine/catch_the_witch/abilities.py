@@ -16,10 +16,10 @@ from .steps import PICKPOCKET_PHASES
 class AbilityRules:
     def on_seer_look(self, cat: Cat, action: SeerLook) -> None:
         s = self.s
-        if cat.role is not Role.SEER:
-            raise IllegalAction("Only the Seer can look into a cat.", "§6.1")
-        self._need_human(cat, "§6.1")
-        self._need_step_for("seer_look", what="Looking into a cat", rule="§6.1")
+        self._need_role_move(
+            cat, cat.role is Role.SEER, "Only the Seer can look into a cat.",
+            "seer_look", what="Looking into a cat", rule="§6.1",
+        )  # fmt: skip
         if s.today.seer_used:
             raise IllegalAction("The Seer looks once per day.", "§6.1")
         target = self._target(action.target, "§6.1")

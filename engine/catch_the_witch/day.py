@@ -38,20 +38,20 @@ class DayRules:
 
     def on_choose_guard(self, cat: Cat, action: ChooseGuard) -> None:
         s = self.s
-        if cat.role is not Role.KNIGHT:
-            raise IllegalAction("Only the Guardian Knight can guard.", "§6.3")
-        self._need_human(cat, "§6.3")
-        self._need_step_for("choose_guard", what="Choosing Guard", rule="§6.3")
+        self._need_role_move(
+            cat, cat.role is Role.KNIGHT, "Only the Guardian Knight can guard.",
+            "choose_guard", what="Choosing Guard", rule="§6.3",
+        )  # fmt: skip
         if s.today.guarding:
             raise IllegalAction("You already chose to Guard.", "§6.3")
         s.today.places.pop(cat.name, None)
         s.today.guarding = True
 
     def on_guard_place(self, cat: Cat, action: GuardPlace) -> None:
-        if cat.role is not Role.KNIGHT:
-            raise IllegalAction("Only the Guardian Knight can guard.", "§6.3")
-        self._need_human(cat, "§6.3")
-        self._need_step_for("guard_place", what="Picking a place to guard", rule="§6.3")
+        self._need_role_move(
+            cat, cat.role is Role.KNIGHT, "Only the Guardian Knight can guard.",
+            "guard_place", what="Picking a place to guard", rule="§6.3",
+        )  # fmt: skip
         if self.s.today.guard_place is not None:
             raise IllegalAction("The guard place cannot be changed.", "§6.3")
         self._check_open(action.place)
@@ -59,10 +59,10 @@ class DayRules:
 
     # -- §3.3 / §5 the witches' 15 seconds -------------------------------------------------
     def on_witch_place(self, cat: Cat, action: WitchPlace) -> None:
-        if not cat.role.is_witch:
-            raise IllegalAction("Only witches act during the witches' 15 seconds.", "§5")
-        self._need_human(cat, "§5")
-        self._need_step_for("witch_place", what="Choosing a witch's place", rule="§5")
+        self._need_role_move(
+            cat, cat.role.is_witch, "Only witches act during the witches' 15 seconds.",
+            "witch_place", what="Choosing a witch's place", rule="§5",
+        )  # fmt: skip
         if cat.name in self.s.today.witch_choices:
             raise IllegalAction("A witch's choices are final once tapped.", "§3.3")
         self._check_open(action.place)
@@ -70,10 +70,10 @@ class DayRules:
 
     def on_witch_spell(self, cat: Cat, action: WitchSpell) -> None:
         s = self.s
-        if not cat.role.is_witch:
-            raise IllegalAction("Only witches cast spells.", "§5")
-        self._need_human(cat, "§5")
-        self._need_step_for("witch_spell", what="Casting a spell", rule="§5")
+        self._need_role_move(
+            cat, cat.role.is_witch, "Only witches cast spells.",
+            "witch_spell", what="Casting a spell", rule="§5",
+        )  # fmt: skip
         choice = s.today.witch_choices.get(cat.name)
         if choice is None:
             raise IllegalAction("Choose a place before a spell.", "§5")

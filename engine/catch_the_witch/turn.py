@@ -104,6 +104,15 @@ class Turn(DayRules, NightRules, AbilityRules):
         """The current step accepts ``move`` (the ``moves`` of its row in steps.py)."""
         self._need_phase(*_STEPS_FOR_MOVE[move], what=what, rule=rule)
 
+    def _need_role_move(
+        self, cat: Cat, has_role: bool, refusal: str, move: str, what: str, rule: str
+    ) -> None:
+        """A role's move, checked in the order above: the role, human form, the step."""
+        if not has_role:
+            raise IllegalAction(refusal, rule)
+        self._need_human(cat, rule)
+        self._need_step_for(move, what=what, rule=rule)
+
     def _need_phase(self, *phases: Phase, what: str, rule: str) -> None:
         if self.s.phase not in phases:
             raise IllegalAction(f"{what} is not possible now.", rule)
