@@ -2,6 +2,7 @@
 
 python -m engine.simulate --players 6 --games 2000 --seed 1 --json
 python -m engine.simulate --players 4-12 --games 2000      # a table per count
+python -m engine.simulate --game catch_the_witch            # a game of engine/games.py
 """
 
 import argparse
@@ -9,14 +10,16 @@ import json
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from types import ModuleType
 from typing import Any
 
-from .catch_the_witch.autoplay import play_new
-from .catch_the_witch.domain import Reason, Side
+from .command_lines import UnknownGame, helpers_of
+from .games import DEFAULT_GAME
 
 
-def _play_range(args: tuple[int, int, int, dict]) -> dict[str, Any]:
-    count, first_seed, games, settings = args
+def _play_range(args: tuple[str, int, int, int, dict]) -> dict[str, Any]:
+    key, count, first_seed, games, settings = args
+    play_new = helpers_of(key).play_new
     wins: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     days = illegal = actions = unfinished = 0
@@ -36,9 +39,15 @@ def _play_range(args: tuple[int, int, int, dict]) -> dict[str, Any]:
 
 
 def simulate(
-    players: int, games: int, seed: int = 0, settings: dict | None = None, workers: int = 1
+    players: int,
+    games: int,
+    seed: int = 0,
+    settings: dict | None = None,
+    workers: int = 1,
+    game: str = DEFAULT_GAME,
 ) -> dict[str, Any]:
     """Play ``games`` games of ``players`` bots; seeds seed, seed+1, …"""
+    helpers = helpers_of(game)
     settings = settings or {}
     chunks = max(1, min(workers * 4, games))
     size, extra = divmod(games, chunks)
@@ -46,15 +55,15 @@ def simulate(
     for i in range(chunks):
         n = size + (1 if i < extra else 0)
         if n:
-            jobs.append((players, start, n, settings))
+            jobs.append((game, players, start, n, settings))
             start += n
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             parts = list(pool.map(_play_range, jobs))
     else:
         parts = [_play_range(job) for job in jobs]
-    wins = Counter({side.value: 0 for side in Side})
-    reasons = Counter({reason.value: 0 for reason in Reason})
+    wins = Counter(dict.fromkeys(helpers.SIDES, 0))
+    reasons = Counter(dict.fromkeys(helpers.REASONS, 0))
     days = illegal = actions = unfinished = 0
     for part in parts:
         wins.update(part["wins"])
@@ -91,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--game", default=DEFAULT_GAME, help="a game of engine/games.py")
     parser.add_argument("--players", default="4-12", help="a count, a list 4,6,8 or a range 4-12")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
@@ -102,6 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object (a list for ranges)")
     args = parser.parse_args(argv)
+    try:
+        helpers = helpers_of(args.game)
+    except UnknownGame as exc:
+        print(exc, file=sys.stderr)
+        return 2
     counts = _counts(args.players)
     settings: dict[str, Any] = {"discussion_limit": args.limit}
     if args.roles:
@@ -109,28 +124,26 @@ def main(argv: list[str] | None = None) -> int:
         counts = [len(settings["roles"])]
     results = []
     if not args.json:
-        print(_HEADER, flush=True)
+        print(_header(helpers), flush=True)
     for count in counts:
-        results.append(simulate(count, args.games, args.seed, settings, args.workers))
+        results.append(simulate(count, args.games, args.seed, settings, args.workers, args.game))
         if not args.json:
-            print(_row(results[-1]), flush=True)  # one row as each count finishes
+            print(_row(results[-1], helpers), flush=True)  # one row as each count finishes
     if args.json:
         print(json.dumps(results[0] if len(results) == 1 else results))
     return 1 if any(r["illegal_actions"] or r["unfinished"] for r in results) else 0
 
 
-_REASONS = [r.value for r in Reason]
-_HEADER = " | ".join(
-    ["cats", "games", "villagers", "witches", "jester", "avg days", "illegal", *_REASONS]
-)
+def _header(helpers: ModuleType) -> str:
+    return " | ".join(["cats", "games", *helpers.SIDES, "avg days", "illegal", *helpers.REASONS])
 
 
-def _row(r: dict[str, Any]) -> str:
+def _row(r: dict[str, Any], helpers: ModuleType) -> str:
     rates = r["win_rates"]
     cells = [str(r["players"]), str(r["games"])]
-    cells += [f"{rates[side]:.1%}" for side in ("villagers", "witches", "jester")]
+    cells += [f"{rates[side]:.1%}" for side in helpers.SIDES]
     cells += [str(r["avg_days"]), str(r["illegal_actions"])]
-    cells += [str(r["reasons"][k]) for k in _REASONS]
+    cells += [str(r["reasons"][k]) for k in helpers.REASONS]
     return " | ".join(cells)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from ..rng import Rng
 from . import tables
 from .domain import EMPTY_PAW, NIGHTSHADE, Ingredient, Place
+from .steps import CONFIRM_PHASES, PICKPOCKET_PHASES
 
 View = dict[str, Any]
 Act = dict[str, Any] | None
@@ -32,6 +33,8 @@ SUSPICION_TO_VOTE_WITH_JESTER = 1.2  # exiling the Jester loses the game: want m
 CLEAR_LEAD_WITH_JESTER = 0.5  # …and a suspect clearly ahead of the next one
 JESTER_SABOTAGE_CHANCE = 0.1
 SUSPICION_TO_REJECT = 0.9
+
+_PICKPOCKET_STEPS = frozenset(phase.value for phase in PICKPOCKET_PHASES)
 
 
 def decide(v: View, rng: Rng) -> Act:
@@ -192,7 +195,7 @@ def _seer_or_pickpocket(v: View, me: dict, rng: Rng) -> Act:
         ]  # fmt: skip
         if options:
             return {"type": "seer_look", "target": max(options, key=lambda n: score[n])}
-    if me["role"] == "pickpocket" and v["phase"] in ("evening", "discussion", "proposal"):
+    if me["role"] == "pickpocket" and v["phase"] in _PICKPOCKET_STEPS:
         if "peek" in me:
             return {"type": "pickpocket_take", "card": _wanted_card(v, me)}
         if not me.get("pickpocket_used_today"):
@@ -307,19 +310,16 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
     return {"type": "vote", "target": None}
 
 
-_PHASES = {
+#: Each step's strategy; every scene to confirm (the steps that accept OK) is tapped away.
+_PHASES = {phase.value: _confirm for phase in CONFIRM_PHASES} | {
     "role_check": _role_check,
     "place_choice": _place_choice,
     "guard": _guard,
     "witches": _witches,
-    "evening": _confirm,
     "discussion": _discussion,
     "proposal": _proposal,
     "approval": _approval,
-    "approval_result": _confirm,
     "ritual": _ritual,
-    "ritual_result": _confirm,
-    "squabble": lambda v, me, rng: _seer_or_pickpocket(v, me, rng),
+    "squabble": _seer_or_pickpocket,  # nothing to do but the optional moves
     "vote": _vote,
-    "vote_result": _confirm,
 }

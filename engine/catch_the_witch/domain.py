@@ -93,6 +93,14 @@ _WINNER_OF_REASON = {
 }
 
 
+class RitualResult(StrEnum):
+    """§3.7: how the day's ritual went; cursed: a full curse gauge, no ritual (§3.6)."""
+
+    SUCCESS = "success"
+    FAILURE = "failure"
+    CURSED = "cursed"
+
+
 class Phase(StrEnum):
     """The steps of a day (§3) as the engine walks them."""
 

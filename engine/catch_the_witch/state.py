@@ -4,9 +4,11 @@ Everything the rules need lives here, secrets included; ``views.py`` decides
 what each cat may see. Nothing here is sent to a client as it is.
 """
 
+from typing import Any, ClassVar, Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from .domain import Form, Ingredient, Phase, Place, Reason, Role, Side, Spell
+from .domain import Form, Ingredient, Phase, Place, Reason, RitualResult, Role, Side, Spell
 from .tables import DISCUSSION_LIMIT_DEFAULT, DISCUSSION_LIMIT_MAX, DISCUSSION_LIMIT_MIN
 
 
@@ -33,6 +35,87 @@ class Outcome(_Model):
     day: int
 
 
+class Record(_Model):
+    """A record of something that happened, sent to the phones as it is (``public``).
+
+    It can also be read like the dict it once was (``proposal["yes"]``): the room
+    service and its tests read records that way, and it equals that dict."""
+
+    #: Fields left out of ``public`` while they are None (not decided yet, or not this kind).
+    optional_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    def __eq__(self, other: object) -> bool:
+        # Equal to the dict it once was: the secrecy audit (tests/support/leaks.py) still
+        # plants notes and Seer results as dicts, and a refused move must leave such a
+        # state equal to its copy.
+        if isinstance(other, dict):
+            return self.public() == other
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dict it was
+
+    def public(self) -> dict[str, Any]:
+        """JSON-ready, fields in their declared order."""
+        data = self.model_dump(mode="json")
+        return {k: v for k, v in data.items() if not (v is None and k in self.optional_fields)}
+
+
+class Note(Record):
+    """A private message for one cat: its spell worked or failed (§5), or its guard
+    repelled a witch (§6.3)."""
+
+    optional_fields = frozenset({"spell", "worked"})
+    day: int
+    kind: Literal["spell", "guard_repelled"]
+    spell: Spell | None = None
+    worked: bool | None = None
+
+
+class SeerResult(Record):
+    """§6.1: what the Seer learnt of one cat."""
+
+    day: int
+    target: str
+    witch: bool
+
+
+class SpellCast(Record):
+    """§5: one witch's spell as it resolved (revealed at the end)."""
+
+    witch: str
+    place: Place
+    spell: Spell
+    target: str | None
+    worked: bool
+
+
+class Proposal(Record):
+    """§3.5–§3.6: a Chief's proposal; the yes/no lists and the verdict once all voted."""
+
+    optional_fields = frozenset({"yes", "no", "passed"})
+    chief: str
+    members: list[str]
+    yes: list[str] | None = None
+    no: list[str] | None = None
+    passed: bool | None = None
+
+
+class ExileVote(Record):
+    """§8: every vote (None: skipped), in seat order, and who was exiled (None: nobody)."""
+
+    votes: dict[str, str | None]
+    exiled: str | None
+
+
+def public(record: Record | dict[str, Any]) -> dict[str, Any]:
+    """A record as the phones get it. A dict passes as it is: the secrecy audit
+    (tests/support/leaks.py) plants notes and Seer results as dicts, their old form."""
+    return record.public() if isinstance(record, Record) else dict(record)
+
+
 class Cat(_Model):
     name: str
     role: Role
@@ -40,9 +123,8 @@ class Cat(_Model):
     away: bool = False
     hand: list[Ingredient] = Field(default_factory=list)
     #: Private messages for this cat only (spell worked/failed, guard repelled…).
-    notes: list[dict] = Field(default_factory=list)
-    #: Seer results: [{"day", "target", "witch"}].
-    seer_results: list[dict] = Field(default_factory=list)
+    notes: list[Note] = Field(default_factory=list)
+    seer_results: list[SeerResult] = Field(default_factory=list)
 
 
 class WitchChoice(_Model):
@@ -70,16 +152,16 @@ class Day(_Model):
     #: After the day resolves: public evening news.
     new_frogs: list[str] = Field(default_factory=list)
     restored: list[str] = Field(default_factory=list)
-    #: Spells as resolved (revealed at the end): [{"witch","place","spell","target","worked"}].
-    spells: list[dict] = Field(default_factory=list)
+    #: Spells as resolved (revealed at the end).
+    spells: list[SpellCast] = Field(default_factory=list)
     seer_used: bool = False
     pickpocket_used: bool = False
     pickpocket_target: str | None = None  # peeked, take still pending
     approval_started: bool = False  # the day's first yes/no vote has started (§6.4)
-    proposals: list[dict] = Field(default_factory=list)  # [{"chief","members","yes","no","passed"}]
+    proposals: list[Proposal] = Field(default_factory=list)
     ritual_members: list[str] = Field(default_factory=list)
-    ritual_result: str | None = None  # "success" | "failure" | "cursed"
-    vote: dict | None = None  # {"votes": {voter: target|None}, "exiled": name|None}
+    ritual_result: RitualResult | None = None
+    vote: ExileVote | None = None
 
 
 class GameState(_Model):

@@ -18,25 +18,10 @@ At the end every role and the whole timeline are revealed.
 from collections import Counter
 from typing import Any
 
-from . import rules, tables
-from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, Role
-from .state import Cat, Day, GameState
-
-#: Steps whose waiting list is public (everyone can see who has not tapped yet).
-_PUBLIC_WAITING = frozenset(
-    {
-        Phase.ROLE_CHECK, Phase.EVENING, Phase.DISCUSSION, Phase.PROPOSAL, Phase.APPROVAL,
-        Phase.APPROVAL_RESULT, Phase.RITUAL, Phase.RITUAL_RESULT, Phase.VOTE, Phase.VOTE_RESULT,
-    }
-)  # fmt: skip
-#: Steps after the day's spells are resolved (the evening news is public from here).
-_AFTER_DAY = frozenset(
-    {
-        Phase.EVENING, Phase.DISCUSSION, Phase.PROPOSAL, Phase.APPROVAL, Phase.APPROVAL_RESULT,
-        Phase.RITUAL, Phase.RITUAL_RESULT, Phase.SQUABBLE, Phase.VOTE, Phase.VOTE_RESULT,
-        Phase.GAME_OVER,
-    }
-)  # fmt: skip
+from . import queries, tables
+from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, RitualResult, Role
+from .state import Cat, Day, GameState, public
+from .steps import STEPS, TAP_PHASES, waiting_for
 
 
 def view(state: GameState, player: str | None) -> dict[str, Any]:
@@ -55,14 +40,14 @@ def all_views(state: GameState) -> dict[str, dict[str, Any]]:
 
 def _public_part(s: GameState) -> dict[str, Any]:
     """Everything that is the same for every viewer."""
-    waiting = rules.waiting_for(s)
+    waiting = waiting_for(s)
     over = s.phase is Phase.GAME_OVER
     return {
         "game": s.game,
         "day": s.day,
-        "knights_day": rules.knights_day(s),
+        "knights_day": queries.knights_day(s),
         "seals": s.seals,
-        "seals_to_win": rules.seals_to_win(s),
+        "seals_to_win": queries.seals_to_win(s),
         "rituals_held": s.rituals_held,
         "curse": s.curse,
         "curse_capacity": tables.CURSE_CAPACITY,
@@ -70,7 +55,7 @@ def _public_part(s: GameState) -> dict[str, Any]:
         "host": s.host,
         "role_set": _role_set(s),
         "open_places": [p.value for p in tables.open_places(max(s.day, 1))],
-        "unlocked_spells": [sp.value for sp in rules.unlocked_spells(s)],
+        "unlocked_spells": [sp.value for sp in queries.unlocked_spells(s)],
         "settings": {
             "discussion_limit": s.settings.discussion_limit,
             "reveal_role_on_exile": s.settings.reveal_role_on_exile,
@@ -80,7 +65,7 @@ def _public_part(s: GameState) -> dict[str, Any]:
             for seat, cat in enumerate(s.players, 1)
         ],
         "all_waiting": waiting,
-        "waiting": waiting if s.phase in _PUBLIC_WAITING else None,
+        "waiting": waiting if STEPS[s.phase].public_waiting else None,
         "today": _public_day(s, s.days[-1]) if s.days else None,
         # At the end the reveal's timeline tells every day: no need to send them twice.
         "history": [] if over else [_public_day(s, day) for day in s.days[:-1]],
@@ -137,7 +122,7 @@ def _reveal(s: GameState) -> dict[str, Any]:
     """§1: the result screen reveals every role, the witch score and the timeline."""
     return {
         "roles": {cat.name: cat.role.value for cat in s.players},
-        "witch_score": rules.witch_score(s),
+        "witch_score": queries.witch_score(s),
         "timeline": [_full_day(day) for day in s.days],
     }
 
@@ -161,7 +146,7 @@ def _known_role(s: GameState, cat: Cat, me: Cat | None, over: bool) -> Role | No
 
 def _public_day(s: GameState, day: Day) -> dict[str, Any]:
     is_today = day.number == s.day
-    resolved = not is_today or s.phase in _AFTER_DAY
+    resolved = not is_today or STEPS[s.phase].after_spells
     entry: dict[str, Any] = {
         "day": day.number,
         "required": [i.value for i in day.required],
@@ -169,15 +154,15 @@ def _public_day(s: GameState, day: Day) -> dict[str, Any]:
         "new_frogs": list(day.new_frogs),
         "restored": list(day.restored),
         # A proposal holds its yes/no lists only once everyone has voted (§3.6).
-        "proposals": [dict(p) for p in day.proposals],
+        "proposals": [proposal.public() for proposal in day.proposals],
         "ritual_members": list(day.ritual_members),
-        "ritual_result": day.ritual_result,
-        "vote": day.vote,
+        "ritual_result": _value(day.ritual_result),
+        "vote": day.vote.public() if day.vote else None,
     }
     if is_today and s.phase is Phase.RITUAL:
         entry["played"] = [name for name in day.ritual_members if name in s.played]
-    if day.vote and day.vote["exiled"] and s.settings.reveal_role_on_exile:
-        entry["exiled_role"] = s.cat(day.vote["exiled"]).role.value
+    if day.vote and day.vote.exiled and s.settings.reveal_role_on_exile:
+        entry["exiled_role"] = s.cat(day.vote.exiled).role.value
     return entry
 
 
@@ -191,19 +176,19 @@ def _private(s: GameState, me: Cat) -> dict[str, Any]:
         "away": me.away,
         "hand": [i.value for i in me.hand],
         "has_nightshade": me.role in (Role.WITCH, Role.CROW),
-        "notes": list(me.notes),
+        "notes": [public(note) for note in me.notes],
     }
     if me.role in (Role.WITCH, Role.CROW):
         mine["witches"] = [c.name for c in s.players if c.role is Role.WITCH and c is not me]
     if me.role is Role.SEER:
-        mine["seer_results"] = list(me.seer_results)
+        mine["seer_results"] = [public(result) for result in me.seer_results]
         mine["seer_used_today"] = bool(today and today.seer_used)
     if me.role is Role.PICKPOCKET and today:
         mine["pickpocket_used_today"] = today.pickpocket_used
         if today.pickpocket_target:
             victim = s.cat(today.pickpocket_target)
             mine["peek"] = {"target": victim.name, "hand": [i.value for i in victim.hand]}
-    if s.phase in (Phase.ROLE_CHECK, Phase.DISCUSSION) or s.phase in rules.CONFIRM_PHASES:
+    if s.phase in TAP_PHASES:
         mine["done"] = me.name in s.done  # own Ready / OK / End talk
     if today is None:
         return mine
@@ -231,7 +216,7 @@ def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> Non
         }
         own = today.witch_choices.get(me.name)
         if own and own.place:
-            mine["at_my_place"] = [n for n in rules.cats_at(s, own.place) if n != me.name]
+            mine["at_my_place"] = [n for n in queries.cats_at(s, own.place) if n != me.name]
     elif me.role.is_witch and me.name in today.witch_choices:
         mine["witch_choice"] = today.witch_choices[me.name].model_dump(mode="json")
     if phase is Phase.APPROVAL and me.name in s.approvals:
@@ -245,7 +230,7 @@ def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> Non
 
 
 def _counts(s: GameState) -> dict[str, int]:
-    return {place.value: n for place, n in rules.place_counts(s).items()}
+    return {place.value: n for place, n in queries.place_counts(s).items()}
 
 
 def _playable(me: Cat) -> list[str]:
@@ -267,11 +252,15 @@ def _full_day(day: Day) -> dict[str, Any]:
         "dropped": [i.value for i in day.dropped],
         "places": {name: place.value for name, place in day.places.items()},
         "guard_place": day.guard_place.value if day.guarding and day.guard_place else None,
-        "spells": [dict(spell) for spell in day.spells],
+        "spells": [spell.public() for spell in day.spells],
         "new_frogs": list(day.new_frogs),
         "restored": list(day.restored),
-        "rejected": sum(1 for proposal in day.proposals if not proposal["passed"]),
+        "rejected": sum(1 for proposal in day.proposals if not proposal.passed),
         "ritual_members": list(day.ritual_members),
-        "ritual_result": day.ritual_result,
-        "exiled": day.vote["exiled"] if day.vote else None,
+        "ritual_result": _value(day.ritual_result),
+        "exiled": day.vote.exiled if day.vote else None,
     }
+
+
+def _value(result: RitualResult | None) -> str | None:
+    return None if result is None else result.value

@@ -4,10 +4,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from engine import replay, simulate
+from engine import demo, replay, simulate
+from engine.games import GAMES
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 REASONS = {"seals_complete", "witches_exiled", "witches_all_frogs", "knights_vote_success",
@@ -88,3 +90,44 @@ def test_simulate_table_for_a_range(capsys):
     assert simulate.main(["--players", "4-5", "--games", "2"]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[0].startswith("cats | games | villagers") and len(table) == 3
+
+
+# -- --game: the command lines look the game up in engine/games.py (issue 12) ---------------
+def test_the_default_game_is_catch_the_witch(capsys):
+    args = ["--players", "4", "--games", "2", "--seed", "5", "--json"]
+    assert simulate.main(args) == 0
+    default = capsys.readouterr().out
+    assert simulate.main(["--game", "catch_the_witch", *args]) == 0
+    assert capsys.readouterr().out == default
+    assert replay.main(["--game", "catch_the_witch", str(SCENARIOS[0])]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["outcome"] is not None
+    assert demo.main(["--game", "catch_the_witch", "--players", "5", "--seed", "1"]) == 0
+    assert "Catch the Witch" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda game: simulate.main(["--game", game, "--players", "4", "--games", "1"]),
+        lambda game: replay.main(["--game", game, str(SCENARIOS[0])]),
+        lambda game: demo.main(["--game", game]),
+    ],
+    ids=["simulate", "replay", "demo"],
+)
+def test_an_unknown_game_or_one_without_simulator_support_is_a_clear_error(
+    command, capsys, monkeypatch
+):
+    assert command("nope") == 2
+    captured = capsys.readouterr()
+    assert "There is no game 'nope'; the games are: " in captured.err
+    assert "catch_the_witch" in captured.err
+    assert captured.out == ""
+    monkeypatch.setitem(GAMES, "bare", SimpleNamespace(key="bare"))
+    assert command("bare") == 2
+    assert "The game 'bare' has no simulator support" in capsys.readouterr().err
+
+
+def test_an_unknown_game_exits_non_zero_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "engine.simulate", "--game", "nope"],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode != 0 and "There is no game 'nope'" in done.stderr

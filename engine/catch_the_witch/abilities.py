@@ -1,0 +1,67 @@
+"""The roles' abilities (RULES §6.1 Seer, §6.4 Pickpocket); the Herbalist's restore and
+the Knight's guard are part of the place choice (day.py).
+
+``AbilityRules`` is a part of the turn (turn.py): ``self.s`` is the state being changed,
+and the shared checks (``_need_human``…) are the turn's.
+"""
+
+from ..errors import IllegalAction
+from .actions import PickpocketPeek, PickpocketTake, SeerLook
+from .domain import Form, Role
+from .queries import ingredient_of_card
+from .state import Cat, SeerResult
+from .steps import PICKPOCKET_PHASES
+
+
+class AbilityRules:
+    def on_seer_look(self, cat: Cat, action: SeerLook) -> None:
+        s = self.s
+        self._need_role_move(
+            cat, cat.role is Role.SEER, "Only the Seer can look into a cat.",
+            "seer_look", what="Looking into a cat", rule="§6.1",
+        )  # fmt: skip
+        if s.today.seer_used:
+            raise IllegalAction("The Seer looks once per day.", "§6.1")
+        target = self._target(action.target, "§6.1")
+        if target.name == cat.name:
+            raise IllegalAction("Choose another cat.", "§6.1")
+        if target.form is Form.EXILED:
+            raise IllegalAction("Exiled cats cannot be looked into.", "§6.1")
+        s.today.seer_used = True
+        cat.seer_results.append(
+            SeerResult(day=s.day, target=target.name, witch=target.role.is_witch)
+        )
+
+    def on_pickpocket_peek(self, cat: Cat, action: PickpocketPeek) -> None:
+        s = self.s
+        if cat.role is not Role.PICKPOCKET:
+            raise IllegalAction("Only the Pickpocket can peek.", "§6.4")
+        self._need_human(cat, "§6.4")
+        if s.phase not in PICKPOCKET_PHASES or s.today.approval_started:
+            raise IllegalAction(
+                "Peeking is possible from the evening until the first yes/no vote.", "§6.4"
+            )
+        if s.today.pickpocket_used:
+            raise IllegalAction("The Pickpocket peeks once per day.", "§6.4")
+        target = self._target(action.target, "§6.4")
+        if target.name == cat.name:
+            raise IllegalAction("Choose another cat.", "§6.4")
+        self._need_human_target(target, "§6.4")
+        s.today.pickpocket_used = True
+        s.today.pickpocket_target = target.name
+
+    def on_pickpocket_take(self, cat: Cat, action: PickpocketTake) -> None:
+        s = self.s
+        if cat.role is not Role.PICKPOCKET:
+            raise IllegalAction("Only the Pickpocket can take a card.", "§6.4")
+        victim_name = s.today.pickpocket_target if s.days else None
+        if victim_name is None:
+            raise IllegalAction("Peek at a cat's hand first.", "§6.4")
+        victim = s.cat(victim_name)
+        if action.card is not None:
+            card = ingredient_of_card(action.card)
+            if card is None or card not in victim.hand:
+                raise IllegalAction(f"{victim.name} has no {action.card} card.", "§6.4")
+            victim.hand.remove(card)
+            cat.hand.append(card)
+        s.today.pickpocket_target = None

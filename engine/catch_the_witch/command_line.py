@@ -1,0 +1,178 @@
+"""Catch the Witch's helpers for the command lines (engine/simulate.py, replay.py,
+demo.py), which find this module through ``CatchTheWitch.command_line`` (game.py).
+
+The simulator plays ``play_new`` games and counts ``SIDES`` and ``REASONS``; the demo
+tells a game with the ``Narrator``; the replay plays a ``Scenario`` file (docs/replay.md).
+"""
+
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import GameError
+from .autoplay import play_new
+from .domain import Phase, Reason, Side
+from .effects import StepChanged
+from .rules import apply, new_game, start
+from .state import GameState, Settings
+from .views import view
+
+__all__ = [
+    "DEMO_TITLE",
+    "REASONS",
+    "SIDES",
+    "Narrator",
+    "ReplayError",
+    "Scenario",
+    "load",
+    "play_new",
+    "run",
+]
+
+#: The simulator's columns: who won and why (RULES §1).
+SIDES = [side.value for side in Side]
+REASONS = [reason.value for reason in Reason]
+
+DEMO_TITLE = "🐈 Catch the Witch"
+
+
+class Narrator:
+    """Prints the public story of a game as it unfolds, like the table screen would."""
+
+    def __init__(self, out=None):
+        self.out = out  # None: whatever sys.stdout is when printing
+        self.last_step = -1
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    def __call__(self, action: dict, state: GameState) -> None:
+        if state.step == self.last_step:
+            return
+        self.last_step = state.step
+        v = view(state, None)
+        today = v["today"]
+        phase = state.phase
+        if phase is Phase.PLACE_CHOICE:
+            self.say(f"\n☀️  Day {v['day']} of {v['knights_day']} — seals {v['seals']}/"
+                     f"{v['seals_to_win']}. The duck needs: {', '.join(today['required'])}")  # fmt: skip
+        elif phase is Phase.WITCHES:
+            self.say("   🌙 Everyone is gathering… the witches have 15 seconds.")
+        elif phase is Phase.EVENING:
+            frogs = today["new_frogs"]
+            news = f"new frogs: {', '.join(frogs)}" if frogs else "everyone came back safely"
+            if today["restored"]:
+                news += f"; restored: {', '.join(today['restored'])}"
+            self.say(f"   🦆 Evening: {news}.")
+        elif phase is Phase.APPROVAL_RESULT:
+            p = today["proposals"][-1]
+            verdict = "passed" if p["passed"] else f"rejected (curse {v['curse']}/3)"
+            self.say(f"   👑 {p['chief']} proposes {', '.join(p['members'])}: {verdict} "
+                     f"— yes {p['yes']}, no {p['no']}")  # fmt: skip
+        elif phase is Phase.RITUAL_RESULT or (phase is Phase.GAME_OVER and today["ritual_result"]
+                                              and not today["vote"]):  # fmt: skip
+            self.say(f"   🔮 The ritual: {today['ritual_result'].upper()}")
+        elif phase is Phase.VOTE and today["ritual_result"] == "cursed":
+            self.say("   ☠️  The curse gauge is full: no ritual tonight.")
+        if phase in (Phase.VOTE_RESULT, Phase.GAME_OVER) and today and today["vote"]:
+            vote = today["vote"]
+            cast = ", ".join(f"{k}→{t or 'skip'}" for k, t in vote["votes"].items())
+            self.say(f"   🗳  Vote: {cast}. Exiled: {vote['exiled'] or 'nobody'}")
+        if phase is Phase.GAME_OVER:
+            reveal = v["reveal"]
+            self.say(f"\n🏁 {v['outcome']['winner'].upper()} win: {v['outcome']['reason']} "
+                     f"on day {v['outcome']['day']}. Witch score: {reveal['witch_score']}")  # fmt: skip
+            for name, role in reveal["roles"].items():
+                form = next(p["form"] for p in v["players"] if p["name"] == name)
+                self.say(f"   {name:8} {role:11} {form}")
+
+
+#: Simulated seconds between two actions of a replay (well inside every timer).
+SECONDS_PER_ACTION = 1.0
+#: Actions everyone at the table sees; the others (places, spells, abilities, cards,
+#: votes before the reveal — and even their type, which can betray a role) are not
+#: echoed: the output is public news only, and a changed vote leaves no trace (§3.6).
+PUBLIC_ACTIONS = frozenset({"ready", "ok", "end_talk", "propose", "mark_away", "timeout"})
+
+
+class Scenario(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    players: list[str]
+    seed: int = 0
+    settings: Settings = Field(default_factory=Settings)
+    roles: dict[str, str] | None = None
+    required: list[list[str]] | None = None
+    actions: list[dict[str, Any]]
+    #: Free text for people reading the file.
+    description: str | None = None
+    #: The outcome the file is meant to reach (tests check it; the replay ignores it).
+    expect: dict[str, Any] | None = None
+
+
+class ReplayError(Exception):
+    def __init__(self, index: int, action: dict, error: GameError):
+        kind = action.get("type", "?") if isinstance(action, dict) else "?"
+        super().__init__(f"action {index} ({kind}): {error}")
+        self.index = index
+
+
+def load(path: str | Path) -> Scenario:
+    return Scenario.model_validate_json(Path(path).read_text(encoding="utf-8"))
+
+
+def run(scenario: Scenario, out: TextIO | None = None) -> GameState:
+    """Play every action; write events to ``out``; raise ReplayError on a bad action."""
+    state = new_game(
+        scenario.players, scenario.settings, seed=scenario.seed,
+        roles=scenario.roles, required=scenario.required,
+    )  # fmt: skip
+    now = 0.0
+    state, _ = start(state, now)
+    for index, action in enumerate(scenario.actions):
+        if action.get("type") == "timeout" and state.deadline is not None:
+            now = max(now, state.deadline)
+        else:
+            now += SECONDS_PER_ACTION
+        try:
+            state, effects = apply(state, action, now)
+        except GameError as exc:
+            raise ReplayError(index, action, exc) from exc
+        if out is not None:
+            entered = [e.phase for e in effects if isinstance(e, StepChanged)]
+            out.write(json.dumps(event(index, action, state, entered)) + "\n")
+    return state
+
+
+def event(index: int, action: dict, state: GameState, entered: list[Phase]) -> dict[str, Any]:
+    """One output line: the action and the public news of the steps it led to."""
+    line: dict[str, Any] = {"index": index}
+    if action.get("type") in PUBLIC_ACTIONS:
+        line["action"] = action
+    line.update(day=state.day, phase=state.phase.value)
+    if entered:
+        line["entered"] = [p.value for p in entered]
+    today = state.days[-1] if state.days else None
+    if today is None:
+        return line
+    for phase in entered:
+        if phase is Phase.PLACE_CHOICE:
+            line["required"] = [i.value for i in today.required]
+        elif phase is Phase.EVENING or (phase is Phase.GAME_OVER and _ended_at_day_end(today)):
+            line["evening"] = {"new_frogs": today.new_frogs, "restored": today.restored,
+                               "dropped": [i.value for i in today.dropped]}  # fmt: skip
+        elif phase is Phase.APPROVAL_RESULT:
+            line["approval"] = today.proposals[-1].public()
+        elif phase in (Phase.RITUAL_RESULT, Phase.VOTE) and today.ritual_result:
+            line["ritual"] = today.ritual_result.value
+        elif phase in (Phase.VOTE_RESULT, Phase.GAME_OVER) and today.vote:
+            line["vote"] = today.vote.public()
+    if state.phase is Phase.GAME_OVER and today.ritual_result and "ritual" not in line:
+        line["ritual"] = today.ritual_result.value
+    return line
+
+
+def _ended_at_day_end(today) -> bool:
+    """§3.4: a game decided at the end-of-day check skips the evening; report its news."""
+    return today.ritual_result is None and not today.proposals

@@ -1,0 +1,214 @@
+"""The day (RULES §3.2–§5): the morning draw, places, the Knight's guard, the witches'
+15 seconds, and the end of the day (spells, restoration, handing out, the check).
+
+``DayRules`` is a part of the turn (turn.py): ``self.s`` is the state being changed,
+``self.rng`` its RNG, and the shared checks (``_need_human``…) are the turn's.
+"""
+
+from ..errors import IllegalAction
+from . import tables
+from .actions import ChooseGuard, ChoosePlace, GuardPlace, WitchPlace, WitchSpell
+from .domain import Form, Ingredient, Phase, Place, Role, Spell
+from .queries import cats_at, check_end_of_day, human_witches, unlocked_spells
+from .state import Cat, Day, SpellCast, WitchChoice
+
+
+class DayRules:
+    # -- §3.3 day: place choice ------------------------------------------------------------
+    def on_choose_place(self, cat: Cat, action: ChoosePlace) -> None:
+        s = self.s
+        self._need_step_for("choose_place", what="Choosing a place", rule="§3.3")
+        self._need_human(cat, "§3.3")
+        if cat.role.is_witch:
+            raise IllegalAction("Witches choose their place during their 15 seconds.", "§3.3")
+        if cat.role is Role.KNIGHT and s.today.guarding:
+            raise IllegalAction("You chose to Guard; that cannot be changed.", "§6.3")
+        self._check_open(action.place)
+        restore = None
+        if action.restore is not None:
+            if cat.role is not Role.HERBALIST:
+                raise IllegalAction("Only the Herbalist can restore a frog.", "§6.2")
+            target = self._target(action.restore, "§6.2")
+            if target.form is not Form.FROG:
+                raise IllegalAction(f"{target.name} is not a frog.", "§6.2")
+            restore = target.name
+        s.today.places[cat.name] = action.place
+        if cat.role is Role.HERBALIST:
+            s.today.restore = restore
+
+    def on_choose_guard(self, cat: Cat, action: ChooseGuard) -> None:
+        s = self.s
+        self._need_role_move(
+            cat, cat.role is Role.KNIGHT, "Only the Guardian Knight can guard.",
+            "choose_guard", what="Choosing Guard", rule="§6.3",
+        )  # fmt: skip
+        if s.today.guarding:
+            raise IllegalAction("You already chose to Guard.", "§6.3")
+        s.today.places.pop(cat.name, None)
+        s.today.guarding = True
+
+    def on_guard_place(self, cat: Cat, action: GuardPlace) -> None:
+        self._need_role_move(
+            cat, cat.role is Role.KNIGHT, "Only the Guardian Knight can guard.",
+            "guard_place", what="Picking a place to guard", rule="§6.3",
+        )  # fmt: skip
+        if self.s.today.guard_place is not None:
+            raise IllegalAction("The guard place cannot be changed.", "§6.3")
+        self._check_open(action.place)
+        self.s.today.guard_place = action.place
+
+    # -- §3.3 / §5 the witches' 15 seconds -------------------------------------------------
+    def on_witch_place(self, cat: Cat, action: WitchPlace) -> None:
+        self._need_role_move(
+            cat, cat.role.is_witch, "Only witches act during the witches' 15 seconds.",
+            "witch_place", what="Choosing a witch's place", rule="§5",
+        )  # fmt: skip
+        if cat.name in self.s.today.witch_choices:
+            raise IllegalAction("A witch's choices are final once tapped.", "§3.3")
+        self._check_open(action.place)
+        self.s.today.witch_choices[cat.name] = WitchChoice(place=action.place)
+
+    def on_witch_spell(self, cat: Cat, action: WitchSpell) -> None:
+        s = self.s
+        self._need_role_move(
+            cat, cat.role.is_witch, "Only witches cast spells.",
+            "witch_spell", what="Casting a spell", rule="§5",
+        )  # fmt: skip
+        choice = s.today.witch_choices.get(cat.name)
+        if choice is None:
+            raise IllegalAction("Choose a place before a spell.", "§5")
+        if choice.complete:
+            raise IllegalAction("A witch's choices are final once tapped.", "§3.3")
+        spell = action.spell
+        if spell is not Spell.NONE and spell not in unlocked_spells(s):
+            raise IllegalAction(f"The {spell.value} spell is not unlocked yet.", "§5")
+        target = None
+        if spell.needs_target:
+            if action.target is None:
+                raise IllegalAction(f"The {spell.value} spell needs a target.", "§5")
+            if action.target == cat.name:
+                raise IllegalAction("Choose another cat as the target.", "§5")
+            if action.target not in cats_at(s, choice.place):
+                raise IllegalAction(f"{action.target} is not at the {choice.place.value}.", "§5")
+            target = action.target
+        elif action.target is not None:
+            raise IllegalAction(f"The {spell.value} spell takes no target.", "§5")
+        choice.spell, choice.target = spell, target
+
+    # -- automatic choices (§9) ------------------------------------------------------------
+    def auto_place(self, cat: Cat) -> None:
+        """Random place; Herbalist restores nobody; Knight gathers (§9)."""
+        self.s.today.places[cat.name] = self.rng.choice(tables.open_places(self.s.day))
+        if cat.role is Role.HERBALIST:
+            self.s.today.restore = None
+
+    def auto_witch(self, cat: Cat) -> None:
+        """§5: a random place if none, and no spell if the spell or its target is missing."""
+        choices = self.s.today.witch_choices
+        if cat.name not in choices:
+            choices[cat.name] = WitchChoice(place=self.rng.choice(tables.open_places(self.s.day)))
+        choices[cat.name].spell = Spell.NONE
+        choices[cat.name].target = None
+
+    # -- §3.2 morning ---------------------------------------------------------------------
+    def start_day(self) -> None:
+        s = self.s
+        s.day += 1
+        s.curse = 0
+        s.approvals, s.exile_votes, s.played = {}, {}, {}
+        size = min(tables.ritual_size(len(s.players), s.day), len(s.humans()))
+        if len(s.scripted_required) >= s.day:
+            drawn = list(s.scripted_required[s.day - 1])
+        else:
+            pool = [tables.ingredient_of(p) for p in tables.open_places(s.day)]
+            drawn = [self.rng.choice(pool) for _ in range(size)]
+        s.days.append(Day(number=s.day, required=drawn[:size], dropped=drawn[size:]))
+        self.enter(Phase.PLACE_CHOICE)
+
+    def start_witches(self) -> None:
+        if human_witches(self.s):
+            self.enter(Phase.WITCHES)
+        else:  # §6: no witch in human form, the 15 s are skipped
+            self.resolve_day()
+
+    # -- §3.3 end of day: ① spells ② restoration ③ handing out ④ check ----------------------
+    def resolve_day(self) -> None:
+        s = self.s
+        today = s.today
+        guard = today.guard_place if today.guarding else None
+        frogs: set[str] = set()
+        spoiled: set[Place] = set()
+        repelled = False
+        for witch in s.players:  # all spells resolve against the state before ①
+            choice = today.witch_choices.get(witch.name)
+            if choice is None or choice.spell in (None, Spell.NONE):
+                continue
+            worked = self._cast(witch, choice, guard, frogs, spoiled)
+            repelled = repelled or choice.place is guard
+            today.spells.append(
+                SpellCast(witch=witch.name, place=choice.place, spell=choice.spell,
+                          target=choice.target, worked=worked)
+            )  # fmt: skip
+            self._note(witch, kind="spell", spell=choice.spell, worked=worked)
+        for name in frogs:
+            s.cat(name).form = Form.FROG
+        today.new_frogs = [name for name in s.names() if name in frogs]
+        if repelled:
+            knight = next(c for c in s.players if c.role is Role.KNIGHT)
+            self._note(knight, kind="guard_repelled")
+        # ② §6.2 restoration: only a Herbalist still in human form restores.
+        herbalist = next((c for c in s.players if c.role is Role.HERBALIST), None)
+        if today.restore and herbalist and herbalist.form is Form.HUMAN:
+            target = s.cat(today.restore)
+            if target.form is Form.FROG:
+                target.form = Form.HUMAN
+                today.restored.append(target.name)
+        # ③ §4 handing out, in seat order.
+        for cat in s.players:
+            if cat.form is not Form.HUMAN or cat.name in today.restored:
+                continue
+            choice = today.witch_choices.get(cat.name)
+            place = choice.place if choice else today.places.get(cat.name)
+            if place is None:
+                continue  # a guarding Knight gathers nothing
+            cat.hand.append(Ingredient.ROTTEN if place in spoiled else tables.ingredient_of(place))
+        # ④ §1 step 2.
+        reason = check_end_of_day(s)
+        if reason:
+            self.end(reason)
+            return
+        # §1: with no non-witch in human form one of the checks above has fired.
+        assert any(not c.role.is_witch for c in s.humans()), "end of day with no non-witch"
+        # §2.2: capped again now that cats may have become frogs.
+        humans = len(s.humans())
+        if len(today.required) > humans:
+            today.dropped = today.required[humans:] + today.dropped
+            today.required = today.required[:humans]
+        self.enter(Phase.EVENING)
+
+    def _cast(
+        self, witch: Cat, choice: WitchChoice, guard: Place | None, frogs: set[str],
+        spoiled: set[Place],
+    ) -> bool:  # fmt: skip
+        """§5: one spell's effect; returns whether it worked."""
+        s = self.s
+        if choice.place is guard:
+            return False
+        if choice.spell is Spell.SPOIL:
+            spoiled.add(choice.place)
+            return True
+        target = s.cat(choice.target)
+        if choice.spell is Spell.FROG:
+            witnesses = [
+                name for name, place in s.today.places.items()
+                if place is choice.place and name != target.name
+            ]  # fmt: skip
+            if witnesses:
+                return False
+            frogs.add(target.name)
+            return True
+        # Snatch: one random card of the target's hand.
+        if not target.hand:
+            return False
+        witch.hand.append(target.hand.pop(self.rng.below(len(target.hand))))
+        return True
