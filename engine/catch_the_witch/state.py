@@ -36,26 +36,10 @@ class Outcome(_Model):
 
 
 class Record(_Model):
-    """A record of something that happened, sent to the phones as it is (``public``).
-
-    It can also be read like the dict it once was (``proposal["yes"]``): the room
-    service and its tests read records that way, and it equals that dict."""
+    """A record of something that happened, sent to the phones as ``public()`` gives it."""
 
     #: Fields left out of ``public`` while they are None (not decided yet, or not this kind).
     optional_fields: ClassVar[frozenset[str]] = frozenset()
-
-    def __getitem__(self, key: str) -> Any:
-        return getattr(self, key)
-
-    def __eq__(self, other: object) -> bool:
-        # Equal to the dict it once was: the secrecy audit (tests/support/leaks.py) still
-        # plants notes and Seer results as dicts, and a refused move must leave such a
-        # state equal to its copy.
-        if isinstance(other, dict):
-            return self.public() == other
-        return super().__eq__(other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like the dict it was
 
     def public(self) -> dict[str, Any]:
         """JSON-ready, fields in their declared order."""
@@ -108,12 +92,6 @@ class ExileVote(Record):
 
     votes: dict[str, str | None]
     exiled: str | None
-
-
-def public(record: Record | dict[str, Any]) -> dict[str, Any]:
-    """A record as the phones get it. A dict passes as it is: the secrecy audit
-    (tests/support/leaks.py) plants notes and Seer results as dicts, their old form."""
-    return record.public() if isinstance(record, Record) else dict(record)
 
 
 class Cat(_Model):

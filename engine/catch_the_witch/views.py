@@ -20,7 +20,7 @@ from typing import Any
 
 from . import queries, tables
 from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, RitualResult, Role
-from .state import Cat, Day, GameState, public
+from .state import Cat, Day, GameState
 from .steps import STEPS, TAP_PHASES, waiting_for
 
 
@@ -176,12 +176,12 @@ def _private(s: GameState, me: Cat) -> dict[str, Any]:
         "away": me.away,
         "hand": [i.value for i in me.hand],
         "has_nightshade": me.role in (Role.WITCH, Role.CROW),
-        "notes": [public(note) for note in me.notes],
+        "notes": [note.public() for note in me.notes],
     }
     if me.role in (Role.WITCH, Role.CROW):
         mine["witches"] = [c.name for c in s.players if c.role is Role.WITCH and c is not me]
     if me.role is Role.SEER:
-        mine["seer_results"] = [public(result) for result in me.seer_results]
+        mine["seer_results"] = [result.public() for result in me.seer_results]
         mine["seer_used_today"] = bool(today and today.seer_used)
     if me.role is Role.PICKPOCKET and today:
         mine["pickpocket_used_today"] = today.pickpocket_used

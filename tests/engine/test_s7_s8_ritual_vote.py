@@ -121,7 +121,7 @@ def test_s8_votes_are_changeable_secret_until_counted_and_only_the_final_is_kept
     assert t.view("Bo")["me"]["vote"] == "Ann"
     t.votes(Ann="Bo", Cy="Di", Di="Cy")
     assert t.view("Cy")["today"]["vote"]["votes"]["Bo"] == "Ann"
-    assert "Cy" not in str(t.state.today.vote["votes"]["Bo"])
+    assert "Cy" not in str(t.state.today.vote.votes["Bo"])
 
 
 def test_s8_no_self_votes_and_frogs_neither_vote_nor_are_voted_for():

@@ -86,7 +86,7 @@ def evening(settings=None) -> Table:
 def test_s9_chief_proposal_timeout_or_away_is_a_random_valid_proposal():
     t = evening(TIMED)
     t.timeout()
-    assert t.phase is Phase.APPROVAL and len(t.state.today.proposals[-1]["members"]) == 2
+    assert t.phase is Phase.APPROVAL and len(t.state.today.proposals[-1].members) == 2
     t2 = evening()
     away(t2, "Ann")  # Ann is the Chief and the host: marks herself
     assert t2.phase is Phase.APPROVAL
@@ -97,7 +97,7 @@ def test_s9_yes_no_timeout_and_away_count_as_yes():
     t.propose(["Bo", "Cy"])
     t.do("Bo", "approve", yes=False)
     t.timeout()
-    assert t.state.today.proposals[-1]["yes"] == ["Ann", "Cy", "Di"]
+    assert t.state.today.proposals[-1].yes == ["Ann", "Cy", "Di"]
     t2 = evening()
     away(t2, "Di")
     t2.propose(["Bo", "Cy"])
@@ -122,7 +122,7 @@ def test_s9_exile_vote_timeout_and_away_count_as_skip():
     t.curse_day()
     t.do("Bo", "vote", target="Ann")
     t.timeout()
-    assert t.state.today.vote["votes"] == {"Ann": None, "Bo": "Ann", "Cy": None, "Di": None}
+    assert t.state.today.vote.votes == {"Ann": None, "Bo": "Ann", "Cy": None, "Di": None}
     assert t.state.cat("Ann").form is Form.EXILED
 
 

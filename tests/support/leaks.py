@@ -11,7 +11,8 @@ RNG and the pinned draws. If ``view(state, viewer)`` differs from
 import random
 
 from engine.catch_the_witch import GameState, Phase, view
-from engine.catch_the_witch.domain import Form, Ingredient, Role
+from engine.catch_the_witch.domain import Form, Ingredient, Role, Spell
+from engine.catch_the_witch.state import Note, SeerResult
 
 
 def known_roles(state: GameState, viewer: str | None) -> set[str]:
@@ -47,8 +48,9 @@ def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameSt
     for cat in others:
         if cat.name != peeked:
             cat.hand = [rng.choice(list(Ingredient)) for _ in range(rng.randrange(0, 4))]
-        cat.notes = [{"day": 1, "kind": "spell", "spell": "frog", "worked": rng.random() < 0.5}]
-        cat.seer_results = [{"day": 1, "target": viewer, "witch": rng.random() < 0.5}]
+        cat.notes = [Note(day=1, kind="spell", spell=Spell.FROG, worked=rng.random() < 0.5)]
+        seen = viewer or cat.name  # the table screen has no seat of its own
+        cat.seer_results = [SeerResult(day=1, target=seen, witch=rng.random() < 0.5)]
     s.rng = rng.getrandbits(64)
     s.scripted_required = [[rng.choice(list(Ingredient))]]
     if today is None or s.phase is Phase.GAME_OVER:
