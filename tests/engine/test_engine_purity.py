@@ -35,3 +35,23 @@ def test_the_game_state_carries_its_own_random_state():
     a = new_game(["a", "b", "c", "d", "e", "f"], seed=5)
     b = new_game(["a", "b", "c", "d", "e", "f"], seed=5)
     assert a == b and isinstance(a.rng, int)
+
+
+def test_no_rule_changes_a_day_once_the_next_has_begun():
+    """GameState.clone shares the days before today between a state and its copy (a
+    measured speed-up): that is safe only while no rule writes to a past day."""
+    from engine.catch_the_witch.autoplay import play_new
+
+    checked = 0
+    for seed in range(12):
+        sealed: dict[int, dict] = {}
+
+        def check(action, state, sealed=sealed):
+            for day in state.days[:-1]:
+                assert sealed.setdefault(day.number, day.model_dump()) == day.model_dump(), (
+                    f"day {day.number} changed after it ended, by {action}"
+                )
+
+        play_new(4 + seed % 9, seed, {"discussion_limit": 60}, observer=check)
+        checked += len(sealed)
+    assert checked > 12, "too few games lasted two days"

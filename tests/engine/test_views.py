@@ -1,5 +1,7 @@
 """Views: the batch form equals the single form; the public table view holds no secret."""
 
+import json
+
 from engine.catch_the_witch import GameState, all_views, view
 from engine.catch_the_witch.autoplay import play_new
 
@@ -34,3 +36,26 @@ def test_the_public_table_view_shows_no_role_and_no_private_part_until_the_end()
     final = view(run.state, None)
     assert all("role" in p for p in final["players"])
     assert final["reveal"]["roles"]
+
+
+def test_records_are_sent_as_pydantic_would_send_them():
+    """Record.public is built by hand for speed; it must say what model_dump(mode="json")
+    says (optional fields left out while None), for every kind of record in real games."""
+    from engine.catch_the_witch.autoplay import play_new
+    from engine.catch_the_witch.state import Record
+
+    seen: set[type] = set()
+    for seed in range(3):
+        state = play_new(12, seed).state
+        records = [r for day in state.days for r in (*day.proposals, *day.spells, day.vote) if r]
+        records += [r for cat in state.players for r in (*cat.notes, *cat.seer_results)]
+        for record in records:
+            assert isinstance(record, Record)
+            dumped = record.model_dump(mode="json")
+            optional = record.optional_fields
+            expected = {k: v for k, v in dumped.items() if not (v is None and k in optional)}
+            public = record.public()
+            assert public == expected and list(public) == list(expected)
+            assert json.loads(json.dumps(public)) == expected  # enums are written as values
+            seen.add(type(record))
+    assert {cls.__name__ for cls in seen} >= {"Proposal", "SpellCast", "ExileVote", "Note"}
