@@ -19,7 +19,7 @@ def helpers_of(key: str = DEFAULT_GAME) -> ModuleType:
     """The command-line helpers of the game registered as ``key`` (engine/games.py)."""
     if key not in GAMES:
         raise UnknownGame(f"There is no game {key!r}; the games are: {', '.join(sorted(GAMES))}.")
-    module = getattr(GAMES[key], "command_line", None)
+    module = GAMES[key].command_line
     if module is None:
         raise UnknownGame(
             f"The game {key!r} has no simulator support (simulate, replay and demo need it)."

@@ -47,6 +47,10 @@ class Game(ABC):
     #: Moves of which only the latest in a step counts (a changed vote replaces the earlier
     #: one, leaving no trace of the change).
     replacing_moves: ClassVar[frozenset[str]] = frozenset()
+    #: The module of the game's command-line helpers (``python -m engine.simulate|replay|demo
+    #: --game KEY``; engine/command_lines.py says what it provides), or None: the game has
+    #: none. A name, not an import, so the room service never loads bots and narrators.
+    command_line: ClassVar[str | None] = None
 
     # -- the lobby --------------------------------------------------------------------------
     def default_settings(self) -> BaseModel:
