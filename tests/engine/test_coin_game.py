@@ -119,28 +119,38 @@ def test_unreadable_moves_are_invalid_with_a_readable_sentence(data, message):
         COIN.parse_move(data)
 
 
-def test_illegal_moves_change_nothing():
-    state, _ = begin(names=("Ann", "Bo"))
+def assert_refused(state, cases):
+    """Each stored move (a dict) raises IllegalAction, as do a rematch and an early timeout;
+    the state is as it was."""
     before = state.model_dump_json()
-    cases = [
-        ({"type": "ok", "player": "Ann"}, "no result waiting"),
-        ({"type": "call", "side": "heads", "player": "Zed"}, "no player named 'Zed'"),
-    ]
     for action, message in cases:
         with pytest.raises(IllegalAction, match=message):
-            COIN.apply(state, action, T0 + 1)  # a stored move, as a dict
-    state, _ = move(state, "Ann", side="heads")
-    state, _ = move(state, "Bo", side="heads")
-    before = state.model_dump_json()
-    with pytest.raises(IllegalAction, match="only while the coin is in the air"):
-        move(state, "Ann", side="tails")
-    state, _ = move(state, "Ann", type="ok")
-    with pytest.raises(IllegalAction, match="no result waiting"):
-        move(state, "Ann", type="ok")
+            COIN.apply(state, action, T0 + 1)
     with pytest.raises(IllegalAction, match="rematch"):
         COIN.rematch(state, seed=2)
-    assert state.model_dump_json() != before  # (Ann's ok counted once)
-    assert COIN.views(state)["Ann"]["waiting_for"] == ["Bo"]
+    with pytest.raises(IllegalAction, match="not up yet"):
+        COIN.time_out(state, COIN.deadline(state) - 1)
+    assert state.model_dump_json() == before
+
+
+def test_illegal_moves_raise_and_change_nothing():
+    state, _ = begin(names=("Ann", "Bo"))
+    state, _ = move(state, "Bo", side="tails")
+    assert_refused(state, [
+        ({"type": "ok", "player": "Ann"}, "no result waiting"),
+        ({"type": "call", "side": "heads", "player": "Zed"}, "no player named 'Zed'"),
+        ({"type": "call", "side": "heads"}, "no player named None"),
+    ])  # fmt: skip
+    state, _ = move(state, "Ann", side="heads")
+    state, _ = move(state, "Bo", type="ok")
+    assert_refused(state, [
+        ({"type": "call", "side": "heads", "player": "Ann"}, "only while the coin is in the air"),
+        ({"type": "ok", "player": "Bo"}, "no result waiting"),  # Bo's ok was taken already
+    ])  # fmt: skip
+    state, _ = COIN.leave(state, "Ann", T0 + 2)
+    assert COIN.is_over(state)
+    with pytest.raises(IllegalAction, match="left"):
+        COIN.apply(state, {"type": "ok", "player": "Ann"}, T0 + 3)
 
 
 def test_a_rematch_deals_again_and_step_numbers_go_on():

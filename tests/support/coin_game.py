@@ -59,7 +59,7 @@ class CoinState(_Model):
     coin: Side | None = None
 
 
-class _Move(_Model):
+class _Move(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     player: Annotated[str, Field(min_length=1, max_length=NAME_MAX)] | None = None
 
@@ -99,8 +99,7 @@ class CoinGame(Game):
         return CoinState(players=seats, settings=settings, host=host, rng=seed_state(seed))
 
     def start(self, state: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
-        s = state.model_copy(deep=True)
-        s.deadline = now + s.settings.call_seconds
+        s = state.model_copy(update={"deadline": now + state.settings.call_seconds})
         return s, [StartTimer(step=s.step, deadline=s.deadline)]
 
     def rematch(self, state: CoinState, seed: int) -> CoinState:
@@ -126,12 +125,10 @@ class CoinGame(Game):
         self, state: CoinState, action: _Move | dict[str, Any], now: float
     ) -> tuple[CoinState, list[Effect]]:
         move = self.parse_move(action) if isinstance(action, dict) else action
-        player = next((p for p in state.players if p.name == move.player), None)
-        if player is None:
-            raise IllegalAction(f"There is no player named {move.player!r}.")
+        s = state.model_copy(deep=True)
+        player = self._player(s, move.player)
         if player.left:
             raise IllegalAction("You have left this game.")
-        s = state.model_copy(deep=True)
         if isinstance(move, Call):
             if s.phase != "call":
                 raise IllegalAction("You can call only while the coin is in the air.")
@@ -145,20 +142,25 @@ class CoinGame(Game):
     def time_out(self, state: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
         if state.deadline is None or now < state.deadline:
             raise IllegalAction("The time is not up yet.")
-        s = state.model_copy(deep=True)
-        return self._flip(s, now) if s.phase == "call" else self._next_round(s, now)
+        return self._end_step(state.model_copy(deep=True), now)
 
     def leave(self, state: CoinState, player: str, now: float) -> tuple[CoinState, list[Effect]]:
         if self.is_over(state):
             return state, []
         s = state.model_copy(deep=True)
-        next(p for p in s.players if p.name == player).left = True
+        self._player(s, player).left = True
         return self._settle(s, now)
 
     def set_host(self, state: CoinState, player: str) -> CoinState:
         return state.model_copy(update={"host": player})
 
     # -- the steps ------------------------------------------------------------------------------
+    def _player(self, s: CoinState, name: str | None) -> Player:
+        for player in s.players:
+            if player.name == name:
+                return player
+        raise IllegalAction(f"There is no player named {name!r}.")
+
     def _waiting_for(self, s: CoinState) -> list[str]:
         if s.phase == "game_over":
             return []
@@ -167,8 +169,9 @@ class CoinGame(Game):
 
     def _settle(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
         """Move on once nobody still playing is waited for."""
-        if self._waiting_for(s):
-            return s, []
+        return (s, []) if self._waiting_for(s) else self._end_step(s, now)
+
+    def _end_step(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
         return self._flip(s, now) if s.phase == "call" else self._next_round(s, now)
 
     def _flip(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
