@@ -4,12 +4,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from engine import demo, replay, simulate
 from engine.games import GAMES
+from tests.support.coin_game import CoinGame
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 REASONS = {"seals_complete", "witches_exiled", "witches_all_frogs", "knights_vote_success",
@@ -122,9 +122,9 @@ def test_an_unknown_game_or_one_without_simulator_support_is_a_clear_error(
     assert "There is no game 'nope'; the games are: " in captured.err
     assert "catch_the_witch" in captured.err
     assert captured.out == ""
-    monkeypatch.setitem(GAMES, "bare", SimpleNamespace(key="bare"))
-    assert command("bare") == 2
-    assert "The game 'bare' has no simulator support" in capsys.readouterr().err
+    monkeypatch.setitem(GAMES, "coin", CoinGame())  # a whole game, with no command lines
+    assert command("coin") == 2
+    assert "The game 'coin' has no simulator support" in capsys.readouterr().err
 
 
 def test_an_unknown_game_exits_non_zero_as_a_module():
