@@ -3,12 +3,13 @@
 import hashlib
 import secrets
 import zlib
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 
-from engine.catch_the_witch import GameState, Settings
 from engine.errors import GameError
+from engine.game import Game
+from engine.games import DEFAULT_GAME, game_of
 
 #: Room codes avoid letters that read alike aloud or on a small screen (I/1, O/0, L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -55,20 +56,48 @@ class Ban(BaseModel):
 
 
 class Room(BaseModel):
+    """``game`` is the registry key (engine/games.py) of the game the room plays;
+    ``settings`` and ``state`` are that game's own models, parsed by that key."""
+
     model_config = ConfigDict(extra="forbid")
     code: str
     #: Guards every write (conditional update on this number).
     version: int = 0
     host: str
     seats: list[Seat] = Field(default_factory=list)
-    settings: Settings = Field(default_factory=Settings)
-    game: GameState | None = None
+    game: str = DEFAULT_GAME
+    settings: SerializeAsAny[BaseModel]
+    #: The game under way (None: the lobby).
+    state: SerializeAsAny[BaseModel] | None = None
     expires_at: int = 0
     #: Kicked cats kept out for a while (at most MAX_BANS, see RoomService._kick).
     bans: list[Ban] = Field(default_factory=list)
     #: Not stored: the current step's pending moves by seat, as merged in at load
     #: (``RoomService._load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _game_models(cls, data: Any) -> Any:
+        """Settings and state as stored (plain JSON) become the room's game's models."""
+        if not isinstance(data, dict):
+            return data
+        game = game_of(data.get("game", DEFAULT_GAME))
+        data = dict(data)
+        settings = data.get("settings")
+        if settings is None:
+            data["settings"] = game.default_settings()
+        elif not isinstance(settings, BaseModel):
+            data["settings"] = game.parse_settings(settings)
+        state = data.get("state")
+        if state is not None and not isinstance(state, BaseModel):
+            data["state"] = game.state_model.model_validate(state)
+        return data
+
+    @property
+    def rules(self) -> Game:
+        """The game this room plays (every call into the game goes through it)."""
+        return game_of(self.game)
 
     def seat(self, name: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.name == name), None)
@@ -86,7 +115,7 @@ class Room(BaseModel):
 
     @property
     def started(self) -> bool:
-        return self.game is not None
+        return self.state is not None
 
     @property
     def closed(self) -> bool:

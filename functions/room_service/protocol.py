@@ -27,9 +27,8 @@ from pydantic import (
     ValidationError,
 )
 
-from engine.catch_the_witch import Settings, parse_action
-from engine.catch_the_witch.actions import ACTION_TYPES, NAME_MAX, Action, readable_error
-from engine.errors import InvalidAction
+from engine.errors import IllegalAction, InvalidAction, readable_error
+from engine.game import NAME_MAX, Game
 from engine.games import DEFAULT_GAME, GAMES
 from functions.room_service.names import clean_name
 
@@ -61,7 +60,8 @@ class CreateRoom(_Message):
     name: NewName
     #: The game the room plays (engine/games.py).
     game: Annotated[str, AfterValidator(_known_game)] = DEFAULT_GAME
-    settings: Settings = Field(default_factory=Settings)
+    #: The game's settings, read by that game (``parse_settings``); None: its defaults.
+    settings: dict[str, Any] | None = None
 
 
 class Join(_Message):
@@ -76,7 +76,8 @@ class Leave(_Message):
 
 class ChangeSettings(_Message):
     action: Literal["settings"]
-    settings: Settings
+    #: Read by the room's game once the room is loaded (``parse_settings``).
+    settings: dict[str, Any]
 
 
 class Reorder(_Message):
@@ -115,18 +116,57 @@ RoomAction = Annotated[
 ]
 ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "hand_over",
                 "start", "rematch", "ping")  # fmt: skip
-GAME_ACTIONS = tuple(t for t in ACTION_TYPES if t != "timeout")
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 
 
+def move_types() -> frozenset[str]:
+    """Every move some registered game takes (a game registered later counts too)."""
+    return frozenset().union(*(game.move_types for game in GAMES.values()))
+
+
+#: The moves of the games shipped (the server's own ``timeout`` is never one).
+GAME_ACTIONS = tuple(sorted(move_types()))
+
+
+class Move(_Message):
+    """A game move as the phone sent it: read by the room's game once the room is loaded
+    (``read_move``), since only the room knows which game it plays."""
+
+    type: str
+    fields: dict[str, Any]
+
+
 class GameMove(_Message):
-    """A RULES §12 action from a seat; ``action.player`` is filled in by the service.
+    """A game move from a seat; its ``player`` is filled in by the service.
 
     ``step`` is the ``step`` of the view the move was made on: the room takes the move only
     on that step, so a late, replayed or retried frame never lands on a later one."""
 
-    move: Any  # an engine Action (frozen pydantic model)
+    move: Move
     step: StrictInt
+
+
+def read_move(game: Game, move: Move, player: str) -> BaseModel:
+    """``move`` as ``game``'s action made by ``player`` (InvalidAction if it is none)."""
+    if move.type not in game.move_types:
+        raise InvalidAction(f"Unknown action {move.type[:30]!r}.")
+    claimed = move.fields.get("player")
+    parsed = game.parse_move({**move.fields, "type": move.type})
+    if claimed is not None and claimed != player:
+        raise IllegalAction("You can only act for yourself.")
+    return parsed.model_copy(update={"player": player})
+
+
+def read_settings(game: Game, data: dict[str, Any] | None, kind: str) -> BaseModel:
+    """The host's settings as ``game``'s model; InvalidAction names the field at fault."""
+    if data is None:
+        return game.default_settings()
+    try:
+        return game.parse_settings(data)
+    except ValidationError as exc:
+        errors = [{**error, "loc": ("settings", *error["loc"])} for error in exc.errors()]
+        located = ValidationError.from_exception_data(exc.title, errors)
+        raise InvalidAction(readable_error(located, kind)) from exc
 
 
 def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
@@ -157,12 +197,12 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
             return _ROOM_ADAPTER.validate_python(data)
         except ValidationError as exc:
             raise InvalidAction(readable_error(exc, name)) from exc
-    if name in GAME_ACTIONS:
+    if name in move_types():
         fields = {key: value for key, value in data.items() if key not in ("action", "step")}
         step = data.get("step")
         if type(step) is not int:
             raise InvalidAction("A move names the step it was made on: the view's 'step'.")
-        return GameMove(move=parse_action({**fields, "type": name}), step=step)
+        return GameMove(move=Move(type=name, fields=fields), step=step)
     if name == "timeout":
         raise InvalidAction("Timers are the server's job.")
     if name is None:
@@ -191,4 +231,4 @@ def joined_message(room: str, name: str, token: str) -> dict[str, Any]:
 
 
 PONG = {"type": "pong"}
-__all__ = ["Action", "GameMove", "RoomAction", "parse_client_message"]
+__all__ = ["GameMove", "RoomAction", "parse_client_message"]

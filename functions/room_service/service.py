@@ -13,22 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.catch_the_witch import (
-    GameState,
-    StartTimer,
-    all_views,
-    apply,
-    new_game,
-    rematch,
-    seat_step,
-    set_host,
-    start,
-    validate_role_set,
-)
-from engine.catch_the_witch.domain import Phase
-from engine.catch_the_witch.effects import Effect, GameOver
-from engine.catch_the_witch.tables import MAX_PLAYERS, MIN_PLAYERS, default_roles
+from pydantic import BaseModel
+
+from engine.effects import Effect, GameOver, StartTimer
 from engine.errors import GameError, IllegalAction, InvalidAction
+from engine.game import Game
+from engine.games import game_of
 
 from . import protocol
 from .model import (
@@ -181,7 +171,7 @@ class PendingMove:
     player: str
     action: dict[str, Any]
     at: float
-    game: GameState
+    state: BaseModel
     effects: list[Effect]
 
 
@@ -387,11 +377,12 @@ class RoomService:
                 f"Too many rooms created from your network: at most {ROOMS_PER_IP_PER_HOUR} "
                 "an hour. Join a room that is already open, or try again later."
             )
+        settings = protocol.read_settings(game_of(msg.game), msg.settings, msg.action)
         token = new_token()
         token_hash = hash_token(token)
         for _ in range(MAX_CODE_ATTEMPTS):
             room = Room(
-                code=new_code(), host=msg.name, settings=msg.settings, version=1,
+                code=new_code(), host=msg.name, game=msg.game, settings=settings, version=1,
                 seats=[Seat(name=msg.name, token_hash=token_hash, connection=connection_id,
                             address=address_key(source_ip))],
                 expires_at=int(self.clock()) + ROOM_TTL_SECONDS,
@@ -448,7 +439,7 @@ class RoomService:
         a name too like a seated one. Those two reveal only a lobby the phone could have
         joined under another name."""
         seats = [seat for seat in room.seats if seat not in gone_seats]
-        if room.closed or room.started or not seats or len(seats) >= MAX_PLAYERS:
+        if room.closed or room.started or not seats or len(seats) >= room.rules.max_players:
             raise CannotJoin()
         now = self.clock()
         for ban in room.bans:
@@ -477,16 +468,14 @@ class RoomService:
             if room.host == name:
                 self._pass_host(room, anyone=True)
         change = Change(result=[connection_id])
-        game = room.game
-        if game is not None and game.phase is not Phase.GAME_OVER and not game.cat(name).away:
-            # §9: a cat who leaves mid-game is played automatically from now on.
-            self._apply(room, {"type": "mark_away", "player": room.host, "target": name}, change)
+        if room.state is not None:  # the game plays on without them (its own rules say how)
+            self._play(room, change, lambda game, state, now: game.leave(state, name, now))
         return change
 
     def _settings(self, room: Room, name: str, connection_id: str, msg: ChangeSettings) -> Change:
         self._host_only(room, name, "change the settings")
         self._lobby_only(room, "change the settings")
-        room.settings = msg.settings
+        room.settings = protocol.read_settings(room.rules, msg.settings, msg.action)
         return Change()
 
     def _reorder(self, room: Room, name: str, connection_id: str, msg: Reorder) -> Change:
@@ -538,42 +527,42 @@ class RoomService:
     def _start(self, room: Room, name: str, connection_id: str, msg: Start) -> Change:
         self._host_only(room, name, "start the game")
         self._lobby_only(room, "start the game")
-        problem = start_problem(room)
+        game = room.rules
+        problem = game.start_problem(room.settings, len(room.seats))
         if problem:
             raise IllegalAction(problem, "§10")
         names = [seat.name for seat in room.seats]
-        game = new_game(names, room.settings, seed=secrets.randbits(32), host=room.host)
-        game, effects = start(game, self.clock())
-        room.game = game
+        state = game.new_game(names, room.settings, seed=secrets.randbits(32), host=room.host)
+        room.state, effects = game.start(state, self.clock())
         self.ports.metrics.count("GamesStarted")
         return Change(timers=self._timers(room, effects))
 
     def _rematch(self, room: Room, name: str, connection_id: str, msg: Rematch) -> Change:
         self._host_only(room, name, "start a rematch")
-        if room.game is None or room.game.phase is not Phase.GAME_OVER:
+        game = room.rules
+        if room.state is None or not game.is_over(room.state):
             raise IllegalAction("A rematch can start only after the result screen.", "§10")
-        room.game, effects = start(rematch(room.game, seed=secrets.randbits(32)), self.clock())
+        state = game.rematch(room.state, seed=secrets.randbits(32))
+        room.state, effects = game.start(state, self.clock())
         self.ports.metrics.count("GamesStarted")
         return Change(timers=self._timers(room, effects))
 
     def _ping(self, room: Room, name: str, connection_id: str, msg: Ping) -> Change:
         """Heartbeat. A client behind (or just connected) gets its view again; a passed
         deadline is resolved here too (the backstop for a lost timer)."""
-        change = self._backstop(room) if room.game else no_change()
+        change = self._backstop(room) if room.state else no_change()
         change.pong = Pong(connection_id, name, msg.rev)
         return change
 
     # == game ==============================================================================
     def _move(self, room: Room, name: str, connection_id: str, msg: GameMove) -> Change:
-        if room.game is None:
+        if room.state is None:
             raise IllegalAction("The game has not started yet.")
-        move = msg.move
-        if move.player is not None and move.player != name:
-            raise IllegalAction("You can only act for yourself.")
-        action = move.model_copy(update={"player": name})
+        game = room.rules
+        action = protocol.read_move(game, msg.move, name)
         change = self._backstop(room)
         self.ports.metrics.count("Actions")
-        if msg.step != seat_step(room.game, name):
+        if msg.step != game.seat_step(room.state, name):
             # Late, replayed, or made on a view the phone had not caught up from: never
             # taken on another step than its own (the phone's view shows the step now).
             stale = StaleMove("That step is over: your move was not used.")
@@ -589,12 +578,12 @@ class RoomService:
             )
         if not change.write:  # the usual case: try the conflict-free path
             now = self.clock()
-            game, effects = apply(room.game, action, now)  # a GameError goes to the sender
-            if game.step == room.game.step:
-                pending = PendingMove(name, action.model_dump(mode="json"), now, game, effects)
+            state, effects = game.apply(room.state, action, now)  # a GameError: to the sender
+            if game.step(state) == game.step(room.state):
+                pending = PendingMove(name, action.model_dump(mode="json"), now, state, effects)
                 return Change(write=False, submission=pending)
         try:
-            self._apply(room, action, change)
+            self._play(room, change, lambda game, state, now: game.apply(state, action, now))
         except GameError as exc:
             if not change.write:
                 raise  # nothing else happened: refuse without writing
@@ -603,31 +592,31 @@ class RoomService:
 
     def _backstop(self, room: Room) -> Change:
         """§9 / ARCHITECTURE: any message after a passed deadline also resolves it."""
-        game = room.game
-        if game is None or game.deadline is None or self.clock() < game.deadline:
+        if time_left(room, self.clock()) != 0:
             return no_change()
         change = Change()
-        self._apply(room, {"type": "timeout", "step": game.step}, change)
+        self._play(room, change, lambda game, state, now: game.time_out(state, now))
         self.ports.metrics.count("DeadlinesByBackstop")
         return change
 
     def _fire_deadline(self, room: Room, message: dict[str, Any]) -> Change:
-        game = room.game
-        if game is None or message.get("step") != game.step or game.deadline is None:
+        left = time_left(room, self.clock())
+        if left is None or message.get("step") != room.rules.step(room.state):
             return no_change()  # stale or duplicate: that step is over
-        if self.clock() < game.deadline:  # early: wait for the rest
-            wait = game.deadline - self.clock() + TIMER_MARGIN_SECONDS
-            return Change(write=False, push_views=False, timers=[(message, wait)])
+        if left > 0:  # early: wait for the rest
+            return Change(write=False, push_views=False,
+                          timers=[(message, left + TIMER_MARGIN_SECONDS)])  # fmt: skip
         change = Change()
-        self._apply(room, {"type": "timeout", "step": game.step}, change)
+        self._play(room, change, lambda game, state, now: game.time_out(state, now))
         return change
 
-    def _apply(self, room: Room, action: Any, change: Change | None = None) -> None:
-        room.game, effects = apply(room.game, action, self.clock())
-        if change is not None:
-            change.write = True
-            change.push_views = True
-            change.timers.extend(self._timers(room, effects))
+    def _play(self, room: Room, change: Change,
+              turn: Callable[[Game, BaseModel, float], tuple[BaseModel, list[Effect]]]) -> None:  # fmt: skip
+        """One turn of the room's game (a move, a time-out, a departure) into ``change``."""
+        room.state, effects = turn(room.rules, room.state, self.clock())
+        change.write = True
+        change.push_views = True
+        change.timers.extend(self._timers(room, effects))
         if any(isinstance(e, GameOver) for e in effects):
             self.ports.metrics.count("GamesFinished")
 
@@ -712,8 +701,8 @@ class RoomService:
     @staticmethod
     def _make_host(room: Room, name: str) -> None:
         room.host = name
-        if room.game is not None:
-            room.game = set_host(room.game, name)
+        if room.state is not None:
+            room.state = room.rules.set_host(room.state, name)
 
     # == writing and pushing ================================================================
     def _update(
@@ -759,7 +748,7 @@ class RoomService:
                     return change
             else:
                 if change.submission is not None:  # the step moved on while merging
-                    room.game = change.submission.game
+                    room.state = change.submission.state
                     change.timers.extend(self._timers(room, change.submission.effects))
                     change.write = change.push_views = True
                 if not change.write and not loaded.advanced:
@@ -796,10 +785,11 @@ class RoomService:
         room = self.ports.store.load(code)
         if room is None:
             raise IllegalAction("There is no room with that code.")
-        loaded = Loaded(room=room, stored_step=room.game.step if room.game else None, stamp=stamp)
-        if room.game is None:
-            return loaded
-        loaded.consumed = self.ports.store.submissions(code, room.game.step)
+        game, state = room.rules, room.state
+        if state is None:
+            return Loaded(room=room, stored_step=None, stamp=stamp)
+        loaded = Loaded(room=room, stored_step=game.step(state), stamp=stamp)
+        loaded.consumed = self.ports.store.submissions(code, loaded.stored_step)
         room.pending_moves = {
             sub.player: [e["action"] for e in sub.actions] for sub in loaded.consumed
         }
@@ -809,19 +799,20 @@ class RoomService:
         )  # fmt: skip
         for at, _, _, action in moves:
             try:
-                room.game, effects = apply(room.game, action, at)
+                state, effects = game.apply(state, action, at)
             except GameError:
                 continue
             loaded.effects.extend(effects)
+        room.state = state
         loaded.last_move = (moves[-1][0], moves[-1][1]) if moves else None
-        loaded.advanced = room.game.step != loaded.stored_step
+        loaded.advanced = game.step(state) != loaded.stored_step
         return loaded
 
     def _submit(self, room: Room, loaded: "Loaded", move: PendingMove) -> bool:
         """Write one seat's move into its own submission item (no other seat writes it)."""
         mine = next((s for s in loaded.consumed if s.player == move.player), None)
         actions = list(mine.actions) if mine else []
-        if move.action["type"] in REPLACING_MOVES:  # only the final vote is kept (§3.6)
+        if move.action["type"] in room.rules.replacing_moves:  # only the final vote is kept (§3.6)
             actions = [a for a in actions if a["action"]["type"] != move.action["type"]]
         actions.append({"t": move.at, "action": move.action})
         if len(actions) > MAX_MOVES_PER_STEP:
@@ -871,7 +862,7 @@ class RoomService:
                     seen: "_Seen | None" = None) -> set[str]:  # fmt: skip
         """Each connected seat's new view, except to seats that already have it (a place, a
         witch's choice, a Seer's look change only the mover's own view). The seats pushed."""
-        game_views = all_views(room.game) if room.game else None
+        game_views = room.rules.views(room.state) if room.state else None
         had = seen.game_views(room, game_views) if seen else None
         seats = [
             s for s in room.seats
@@ -919,26 +910,26 @@ class _Seen:
     """What a room's phones were last sent: its game and who was connected, before a
     change (the engine never changes a state in place: ``apply`` returns a new one)."""
 
-    game: GameState | None
+    state: BaseModel | None
     connected: dict[str, bool]
     host: str
 
     @classmethod
     def of(cls, room: Room) -> "_Seen":
         connected = {seat.name: seat.connection is not None for seat in room.seats}
-        return cls(room.game, connected, room.host)
+        return cls(room.state, connected, room.host)
 
     def game_views(self, room: Room, views: dict[str, dict] | None) -> dict[str, dict] | None:
         """The game views the phones had, to compare with ``views`` (``room``'s); None when
         every view changed anyway: the lobby, a start, a seat (dis)connected, a new host."""
         now = _Seen.of(room)
         if (
-            self.game is None
+            self.state is None
             or views is None
             or (self.connected, self.host) != (now.connected, now.host)
         ):
             return None
-        return views if self.game is room.game else all_views(self.game)
+        return views if self.state is room.state else room.rules.views(self.state)
 
 
 def _unmerged(room: Room, loaded: "Loaded") -> list[tuple[int, str]]:
@@ -946,7 +937,7 @@ def _unmerged(room: Room, loaded: "Loaded") -> list[tuple[int, str]]:
     never be merged (loads read only the current step's submissions): the write must fail
     if any such submission exists, and is retried with it merged."""
     step = loaded.stored_step
-    if step is None or (room.game is not None and room.game.step == step):
+    if step is None or (room.state is not None and room.rules.step(room.state) == step):
         return []
     merged = {sub.player for sub in loaded.consumed}
     return [(step, seat.name) for seat in room.seats if seat.name not in merged]
@@ -977,8 +968,6 @@ class Loaded:
     last_move: tuple[float, str] | None = None
 
 
-#: Moves whose repeat replaces the earlier one in a submission (changeable choices).
-REPLACING_MOVES = frozenset({"approve", "vote", "choose_place"})
 #: A seat's pending moves in one step: a real step takes a handful (a place, a spell and
 #: its target, a guard…). The bound keeps the submission item small (every load of the
 #: room replays it) and far below DynamoDB's 400 KB item limit (about 0.2 KB a move).
@@ -996,25 +985,22 @@ class StaleMove(GameError):
 
 
 # == views =================================================================================
-def start_problem(room: Room) -> str | None:
-    """Why the host cannot start yet, in words for the lobby (None: ready)."""
-    count = len(room.seats)
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        return f"A game needs {MIN_PLAYERS} to {MAX_PLAYERS} cats; {count} seated."
-    if room.settings.roles is not None:
-        try:
-            validate_role_set(room.settings.roles, count)
-        except IllegalAction as exc:
-            return exc.message
-    return None
+def time_left(room: Room, now: float) -> float | None:
+    """The one place that decides whether the room's step has timed out: the seconds left
+    (0: passed), or None when no deadline runs (a lobby, an untimed step)."""
+    deadline = room.rules.deadline(room.state) if room.state is not None else None
+    return None if deadline is None else max(0.0, deadline - now)
 
 
 def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -> dict[str, Any]:
     """The whole current view for one seat: the lobby, or the game view with room facts."""
     connected = {seat.name: seat.connection is not None for seat in room.seats}
-    if room.game is None:
+    game = room.rules
+    if room.state is None:
+        count = len(room.seats)
         return {
             "phase": "lobby",
+            "game": room.game,
             "room": room.code,
             "you": name,
             "host": room.host,
@@ -1023,16 +1009,10 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
                 for i, s in enumerate(room.seats, 1)
             ],
             "settings": room.settings.model_dump(mode="json"),
-            #: The table's set for this many cats: where a custom set starts from.
-            "default_roles": (
-                [role.value for role in default_roles(len(room.seats))]
-                if MIN_PLAYERS <= len(room.seats) <= MAX_PLAYERS
-                else None
-            ),
-            "start_problem": start_problem(room),
+            **game.lobby_facts(room.settings, count),
+            "start_problem": game.start_problem(room.settings, count),
         }
-    game: GameState = room.game
-    view = dict(game_views[name]) if game_views else all_views(game)[name]
+    view = dict(game_views[name]) if game_views else game.views(room.state)[name]
     view["room"] = room.code
     view["connected"] = connected
     return view

@@ -19,7 +19,7 @@ def _at_place_choice() -> Harness:
 
 def _pending_actions(h: Harness, seat: str) -> list[dict]:
     room = h.room()
-    subs = h.service.ports.store.submissions(room.code, room.game.step)
+    subs = h.service.ports.store.submissions(room.code, room.state.step)
     return next((s.actions for s in subs if s.player == seat), [])
 
 
@@ -79,7 +79,7 @@ def test_every_store_checks_each_item_s_size_before_writing(monkeypatch):
     h.send("Ann", action="ready")  # completes the step: the room write is refused
     error = h.error("Ann")
     assert error["code"] == "room_too_large" and "(limit 300)" in error["message"]
-    assert h.room().game.phase.value == "role_check"
+    assert h.room().state.phase.value == "role_check"
 
 
 def test_the_largest_room_stays_far_below_its_bound():

@@ -181,7 +181,7 @@ def test_the_host_leaving_mid_game_with_nobody_connected_passes_host_on():
         h.service.disconnect(name)
     send(h, "Ann", action="leave")
     room = h.store.load(h.code)
-    assert room.host == "Bo" and room.game.host == "Bo"
+    assert room.host == "Bo" and room.state.host == "Bo"
     # Bo's phone comes back and has host powers (§10: an untimed game can never hang)
     h.service.connect("bo-2", h.code, _token(h, "Bo"))
     assert send(h, "bo-2", action="ping") is None

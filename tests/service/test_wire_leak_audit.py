@@ -68,12 +68,12 @@ def _audit_game(count: int, seed: int, reveal: bool) -> int:
         assert not any(digest in text for digest in hashes), (player, "a token hash")
         if room is None or message["type"] != "view":
             continue
-        if room.game is not None:
-            assert str(room.game.rng) not in text, (player, "the RNG state")
+        if room.state is not None:
+            assert str(room.state.rng) not in text, (player, "the RNG state")
         assert message["view"] == view_for(room, player), (player, "view differs")
         views += 1
-        if room.game is not None and views % SCRAMBLE_EVERY == 0:
-            assert_no_leak(room.game, player, rng)
+        if room.state is not None and views % SCRAMBLE_EVERY == 0:
+            assert_no_leak(room.state, player, rng)
     return views
 
 
@@ -87,8 +87,8 @@ def test_no_message_to_any_phone_carries_a_secret(count, reveal):
 def _with_roles(view_for_function):
     def leaky(room, name, game_views=None):
         view = view_for_function(room, name, game_views)
-        if room.game is not None:
-            view["debug"] = {cat.name: cat.role.value for cat in room.game.players}
+        if room.state is not None:
+            view["debug"] = {cat.name: cat.role.value for cat in room.state.players}
         return view
 
     return leaky
