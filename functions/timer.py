@@ -11,7 +11,7 @@ from aws_lambda_powertools.utilities.batch import (
     process_partial_response,
 )
 
-from functions.room_service.lambda_app import logger, metrics, timer_service
+from functions.room_service.entrypoints.lambda_app import logger, metrics, timer_service
 
 processor = BatchProcessor(event_type=EventType.SQS)
 

@@ -17,7 +17,9 @@ from engine.catch_the_witch import bots
 from engine.rng import Rng
 from events.generate import websocket_event
 from functions import message, timer
-from functions.room_service import aws, lambda_app, model
+from functions.room_service.adapters import aws_client
+from functions.room_service.domain import room as model
+from functions.room_service.entrypoints import lambda_app
 from tests.support.moto_cloud import CONTEXT, REGION, TABLE, moto_cloud
 
 
@@ -79,7 +81,7 @@ def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
     for name in names[1:]:
         cloud.send(name, action="ready")
     service = lambda_app.timer_service()
-    api = aws._client("apigatewaymanagementapi", service.ports.pusher.endpoint_url)
+    api = aws_client.client("apigatewaymanagementapi", service.ports.pusher.endpoint_url)
     with Stubber(api) as stub:
         for name in names:
             if name == "Cat3":
@@ -176,7 +178,7 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
     monkeypatch.setattr(lambda_app.PowertoolsMetrics, "count", lambda self, name, value=1: None)
 
     from engine.catch_the_witch import seat_step
-    from functions.room_service.model import Binding, Room, Seat, hash_token
+    from functions.room_service.domain.room import Binding, Room, Seat, hash_token
 
     service = lambda_app.timer_service()
     store = service.ports.store
@@ -342,7 +344,7 @@ def test_bad_messages_get_an_error_and_change_nothing_under_moto(cloud):
 def test_the_push_pool_fits_in_the_clients_connection_pool():
     """Issue 11: more post threads than pooled connections make posts wait (and warn)."""
     with moto_cloud():
-        api = aws._client(
+        api = aws_client.client(
             "apigatewaymanagementapi", "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"
         )
-        assert api.meta.config.max_pool_connections >= aws.PUSH_THREADS
+        assert api.meta.config.max_pool_connections >= aws_client.PUSH_THREADS

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.catch_the_witch.actions import ACTION_TYPES
-from functions.room_service.names import NAME_REFUSALS
-from functions.room_service.protocol import GAME_ACTIONS, ROOM_ACTIONS
+from functions.room_service.domain.names import NAME_REFUSALS
+from functions.room_service.service.commands import GAME_ACTIONS, ROOM_ACTIONS
 from tests.support.service_harness import Harness
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1200"))

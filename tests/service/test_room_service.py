@@ -7,9 +7,11 @@ import pytest
 
 from engine.catch_the_witch import view as engine_view
 from engine.catch_the_witch.rules import waiting_for
-from functions.room_service.memory import MemoryRoomStore
-from functions.room_service.model import CODE_ALPHABET, CODE_LENGTH
-from functions.room_service.service import CannotJoin, Refused, view_for
+from functions.room_service.adapters.memory import MemoryRoomStore
+from functions.room_service.domain.lobby import CannotJoin
+from functions.room_service.domain.room import CODE_ALPHABET, CODE_LENGTH
+from functions.room_service.service.replies import view_for
+from functions.room_service.service.room_service import Refused
 from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]

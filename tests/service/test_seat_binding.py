@@ -13,8 +13,8 @@ import aiohttp
 import pytest
 
 from engine.catch_the_witch.rules import waiting_for
-from functions.room_service.model import KICK_BAN_SECONDS
-from functions.room_service.service import Refused
+from functions.room_service.domain.room import KICK_BAN_SECONDS
+from functions.room_service.service.room_service import Refused
 from tests.support.local_stack_process import LocalStackProcess
 from tests.support.service_harness import Harness
 

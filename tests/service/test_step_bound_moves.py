@@ -14,7 +14,7 @@ from unittest import mock
 
 from engine.catch_the_witch import Role, bots, seat_step
 from engine.rng import Rng
-from functions.room_service import service
+from functions.room_service.service import game_handlers
 from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]
@@ -29,7 +29,7 @@ def _game(seed: int) -> tuple[Harness, random.Random]:
     seed of its own: pinned here, so each run plays the same games)."""
     h = Harness()
     h.table(NAMES)
-    with mock.patch.object(service.secrets, "randbits", lambda bits: seed):
+    with mock.patch.object(game_handlers.secrets, "randbits", lambda bits: seed):
         h.send("Ann", action="start")
     return h, random.Random(seed)
 

@@ -19,9 +19,9 @@ import random
 
 import pytest
 
-from functions.room_service import protocol
-from functions.room_service.memory import MemoryPusher
-from functions.room_service.service import view_for
+from functions.room_service.adapters.memory import MemoryPusher
+from functions.room_service.service import replies
+from functions.room_service.service.replies import view_for
 from tests.support.leaks import assert_no_leak
 from tests.support.service_harness import Harness
 
@@ -96,21 +96,23 @@ def _with_roles(view_for_function):
 
 def _joined_with_earlier_tokens(monkeypatch):
     handed_out: list[str] = []
-    real = protocol.joined_message
+    real = replies.joined_message
 
     def leaky(room, name, token):
         message = {**real(room, name, token), "earlier": list(handed_out)}
         handed_out.append(token)
         return message
 
-    monkeypatch.setattr(protocol, "joined_message", leaky)
+    monkeypatch.setattr(replies, "joined_message", leaky)
 
 
 @pytest.mark.parametrize(
     "plant",
     [
         # the service adds every role to each view
-        lambda mp: mp.setattr("functions.room_service.service.view_for", _with_roles(view_for)),
+        lambda mp: mp.setattr(
+            "functions.room_service.service.delivery.view_for", _with_roles(view_for)
+        ),
         # the engine shows every role to everyone (the views then agree with view_for)
         lambda mp: mp.setattr(
             "engine.catch_the_witch.views._known_role", lambda s, cat, me, over: cat.role

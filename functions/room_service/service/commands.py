@@ -1,4 +1,4 @@
-"""The wire protocol (docs/protocol.md): client messages in, server messages out.
+"""Commands: what a phone (docs/protocol.md) or a timer asks of the service, typed.
 
 Client → server: ``{"action": NAME, ...}``. NAME is a room action (below) or a
 RULES §12 game action (``vote``, ``play_card`` …, never ``timeout``). The acting
@@ -6,13 +6,11 @@ cat is the connection's seat; a ``player`` field naming anyone else is refused. 
 is the only field that names the action: a client ``type`` is refused, never passed on.
 Names a phone asks for are cleaned or refused by names.clean_name (codes ``name_*``).
 
-Server → client: ``{"type": "view", "seq": n, "rev": R, "view": {...}}`` (the whole
-current view; ``seq`` orders views, ``rev`` names this one for the next ping), ``{"type": "joined", "room": CODE, "name": NAME, "token": TOKEN}`` (keep the
-token to reconnect), ``{"type": "error", "code": ..., "message": ...}``,
-``{"type": "pong"}``.
+Timers (SQS, delayed): ``DeadlineTimer``, ``HostCheckTimer``, ``SeatCheckTimer``: the
+service schedules them and the timer handler reads them back with ``parse_timer``.
+Server → client messages are in replies.py.
 """
 
-import hashlib
 import json
 from typing import Annotated, Any, Literal
 
@@ -30,10 +28,10 @@ from pydantic import (
 from engine.errors import IllegalAction, InvalidAction, readable_error
 from engine.game import NAME_MAX, Game
 from engine.games import DEFAULT_GAME, GAMES
-from functions.room_service.names import clean_name
 
-#: Hex digits of a view's ``rev``.
-REV_LENGTH = 16
+from ..domain.names import clean_name
+from .replies import REV_LENGTH
+
 #: Largest message a client may send (API Gateway allows 128 KB; nothing here needs 4).
 MAX_MESSAGE_BYTES = 4096
 
@@ -210,25 +208,44 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
     raise InvalidAction(f"Unknown action {str(name)[:30]!r}.")
 
 
-# -- server → client ----------------------------------------------------------------------
-def view_message(seq: int, view: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "view", "seq": seq, "rev": rev(view), "view": view}
+# -- timers -------------------------------------------------------------------------------
+class DeadlineTimer(BaseModel):
+    """Time out ``step`` of the room's game, due at ``deadline`` (absolute seconds)."""
+
+    kind: Literal["deadline"] = "deadline"
+    room: str
+    step: int
+    deadline: float
 
 
-def rev(view: dict[str, Any]) -> str:
-    """A short digest of one seat's view: equal revs, equal views. It is a function of that
-    view alone, so a phone learns from it nothing its view does not show."""
-    text = json.dumps(view, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2s(text.encode(), digest_size=REV_LENGTH // 2).hexdigest()
+class HostCheckTimer(BaseModel):
+    """The host's phone went away: pass host powers on if it is still gone (§10)."""
+
+    kind: Literal["host_check"] = "host_check"
+    room: str
 
 
-def error_message(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+class SeatCheckTimer(BaseModel):
+    """A lobby seat's phone went away: free the seat if it is still gone (issue 18)."""
+
+    kind: Literal["seat_check"] = "seat_check"
+    room: str
+    seat: str
 
 
-def joined_message(room: str, name: str, token: str) -> dict[str, Any]:
-    return {"type": "joined", "room": room, "name": name, "token": token}
+TimerMessage = DeadlineTimer | HostCheckTimer | SeatCheckTimer
+_TIMER_ADAPTER: TypeAdapter[TimerMessage] = TypeAdapter(
+    Annotated[TimerMessage, Field(discriminator="kind")]
+)
 
 
-PONG = {"type": "pong"}
-__all__ = ["GameMove", "RoomAction", "parse_client_message"]
+def parse_timer(data: Any) -> TimerMessage | None:
+    """A timer message as the queue delivered it; None for one no service sends (nothing
+    to do: a poison message is not retried for ever)."""
+    try:
+        return _TIMER_ADAPTER.validate_python(data)
+    except ValidationError:
+        return None
+
+
+__all__ = ["GameMove", "RoomAction", "TimerMessage", "parse_client_message", "parse_timer"]
