@@ -20,15 +20,9 @@ from engine.games import game_of
 
 from ..adapters.ports import Connections, Metrics, Pusher, RoomStore, Timers
 from ..adapters.ratelimit import (
-    BURST,
-    CONNECTION_WINDOWS,
     CONNECTS_PER_IP_PER_MINUTE,
-    COUNTER_TTL_SECONDS,
     JOIN_ATTEMPTS_PER_IP_PER_HOUR,
-    RATE_PER_SECOND,
     ROOMS_PER_IP_PER_HOUR,
-    RateLimiter,
-    window_of,
 )
 from ..domain import lobby
 from ..domain.lobby import CannotJoin
@@ -44,6 +38,7 @@ from ..domain.room import (
     normalise_code,
 )
 from . import commands, replies
+from .admission import Admission, Refused, TooManyConnections, TooManyJoins, TooManyRooms
 from .change import Change, Commit
 from .commands import (
     ChangeSettings,
@@ -69,30 +64,6 @@ from .unit_of_work import Busy, NoSuchRoom, UnitOfWork
 MAX_CODE_ATTEMPTS = 20
 
 
-class Refused(Exception):
-    """A ``$connect`` that must be refused (wrong room or token): HTTP ``status``."""
-
-    status = 403
-
-
-class TooManyConnections(Refused):
-    """A ``$connect`` over its address's budget (HTTP 429 Too Many Requests)."""
-
-    status = 429
-
-
-class RateLimited(GameError):
-    code = "rate_limited"
-
-
-class TooManyRooms(GameError):
-    code = "too_many_rooms"
-
-
-class TooManyJoins(GameError):
-    code = "too_many_joins"
-
-
 @dataclass
 class Ports:
     store: RoomStore
@@ -113,7 +84,7 @@ class RoomService(LobbyHandlers, GameHandlers):
         self.ports = ports
         self.clock = clock
         self.metrics = ports.metrics
-        self.rate_limiter = RateLimiter()
+        self.admission = Admission(ports.connections, ports.metrics, clock)
         self.unit_of_work = UnitOfWork(
             ports.store, clock, sleep, jitter,
             on_conflict=lambda: self.metrics.count("WriteConflicts"),
@@ -131,7 +102,7 @@ class RoomService(LobbyHandlers, GameHandlers):
         """``$connect``: a phone with no token may connect (it will create or join);
         one with a token is bound to its seat, or refused. ``source_ip``: the caller's
         address as API Gateway saw it (the request context), for per-address limits."""
-        if self._over(source_ip, "CONNECT", 60, CONNECTS_PER_IP_PER_MINUTE):
+        if self.admission.over(source_ip, "CONNECT", 60, CONNECTS_PER_IP_PER_MINUTE):
             raise TooManyConnections(
                 f"Too many new connections from your network: at most "
                 f"{CONNECTS_PER_IP_PER_MINUTE} a minute. Try again in a minute."
@@ -164,8 +135,7 @@ class RoomService(LobbyHandlers, GameHandlers):
         """A frame from a phone. Errors go back to the sender only; nothing else changes.
         ``source_ip``: the caller's address from the request context (see ``connect``)."""
         try:
-            if not self.rate_limiter.allow(connection_id, self.clock()):
-                self._rate_limited()
+            self.admission.allow(connection_id)
             command = commands.parse_client_message(body)
             if isinstance(command, CreateRoom):
                 self._create_room(connection_id, command, source_ip)
@@ -195,7 +165,7 @@ class RoomService(LobbyHandlers, GameHandlers):
     # == commands of a seat ==================================================================
     def _as_seat(self, connection_id: str, command: Any) -> None:
         """A command from a seated phone: its handler runs on the seat its binding holds."""
-        binding = self._arrive(connection_id)
+        binding = self.admission.arrive(connection_id)
         if binding is None:
             if isinstance(command, Ping):
                 self._send(connection_id, replies.PONG)
@@ -228,9 +198,9 @@ class RoomService(LobbyHandlers, GameHandlers):
     # == create and join ===================================================================
     def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:
         settings = commands.read_settings(game_of(msg.game), msg.settings, msg.action)
-        if self._arrive(connection_id):
+        if self.admission.arrive(connection_id):
             raise IllegalAction("This connection is already in a room.")
-        if self._over(source_ip, "ROOMS", 3600, ROOMS_PER_IP_PER_HOUR):
+        if self.admission.over(source_ip, "ROOMS", 3600, ROOMS_PER_IP_PER_HOUR):
             raise TooManyRooms(
                 f"Too many rooms created from your network: at most {ROOMS_PER_IP_PER_HOUR} "
                 "an hour. Join a room that is already open, or try again later."
@@ -255,9 +225,9 @@ class RoomService(LobbyHandlers, GameHandlers):
         self._deliver(Commit(room, created, self.unit_of_work.stamp()))
 
     def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
-        if self._arrive(connection_id):
+        if self.admission.arrive(connection_id):
             raise IllegalAction("This connection is already in a room.")
-        if self._over(source_ip, "JOINS", 3600, JOIN_ATTEMPTS_PER_IP_PER_HOUR):
+        if self.admission.over(source_ip, "JOINS", 3600, JOIN_ATTEMPTS_PER_IP_PER_HOUR):
             raise TooManyJoins(
                 f"Too many attempts to join from your network: at most "
                 f"{JOIN_ATTEMPTS_PER_IP_PER_HOUR} an hour. Try again later."
@@ -325,36 +295,6 @@ class RoomService(LobbyHandlers, GameHandlers):
         for connection_id in gone:
             self.ports.connections.unbind(connection_id)
         self._server_event(code, lambda room: self.connections_gone(room, gone))
-
-    # == rate limits ==========================================================================
-    def _rate_limited(self) -> None:
-        self.metrics.count("RateLimited")
-        raise RateLimited(
-            f"Too many messages: at most {RATE_PER_SECOND:g} a second "
-            f"({BURST:g} at once), {CONNECTION_WINDOWS[-1][1]} a minute. "
-            "Wait a moment; nothing was changed."
-        )
-
-    def _arrive(self, connection_id: str) -> Binding | None:
-        """The connection's binding, counting this message where every container sees it
-        (the in-process bucket alone lets a flood spread over containers through)."""
-        binding, allowed = self.ports.connections.arrive(connection_id, self.clock())
-        if not allowed:
-            self._rate_limited()
-        return binding
-
-    def _over(self, source_ip: str | None, kind: str, seconds: int, limit: int) -> bool:
-        """Count one ``kind`` of request from ``source_ip`` in its fixed window of
-        ``seconds``; True if that is over ``limit``. No address (a test, a tool calling the
-        service directly): nothing to count against."""
-        if source_ip is None:
-            return False
-        start = window_of(self.clock(), seconds)
-        expires_at = start + seconds + COUNTER_TTL_SECONDS
-        if self.ports.connections.hit(source_ip, kind, start, expires_at) <= limit:
-            return False
-        self.metrics.count("AddressLimited")
-        return True
 
 
 class Unseated(IllegalAction):
