@@ -1,5 +1,5 @@
 """Player names (issue 18, deliverable 7): normalised, nothing invisible, 1–20 visible
-characters, and look-alike names refused as duplicates (functions/room_service/names.py)."""
+characters, and look-alike names refused as duplicates (functions/room_service/domain/names.py)."""
 
 import itertools
 import json

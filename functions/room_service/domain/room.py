@@ -28,7 +28,7 @@ HOST_GRACE_SECONDS = 30
 #: In a game seats stay: a gone cat is played as Away (§9).
 LOBBY_SEAT_GRACE_SECONDS = 120
 #: A kicked cat is kept out of that room this long (by name, and by address when no
-#: seated cat shares it: see RoomService._kick).
+#: seated cat shares it: see lobby.ban).
 KICK_BAN_SECONDS = 600
 #: At most this many bans kept in a room (expired ones are dropped first, then the oldest).
 MAX_BANS = 24
@@ -70,10 +70,10 @@ class Room(BaseModel):
     #: The game under way (None: the lobby).
     state: SerializeAsAny[BaseModel] | None = None
     expires_at: int = 0
-    #: Kicked cats kept out for a while (at most MAX_BANS, see RoomService._kick).
+    #: Kicked cats kept out for a while (at most MAX_BANS, see lobby.ban).
     bans: list[Ban] = Field(default_factory=list)
     #: Not stored: the current step's pending moves by seat, as merged in at load
-    #: (``RoomService._load``), so a repeat of a move already made is taken once.
+    #: (``UnitOfWork.load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)
 
     @model_validator(mode="before")
@@ -186,7 +186,7 @@ class Submission(BaseModel):
 #: DynamoDB refuses an item over 400 KB with an error no player could read. Each item this
 #: service stores is checked against a bound well below it before any write, in every
 #: store, and refused with a clear error (nothing is written). A 12-cat room takes ~2 KB
-#: compressed at its largest; 40 pending moves (service.MAX_MOVES_PER_STEP) under 16 KB.
+#: compressed at its largest; 40 pending moves (unit_of_work.MAX_MOVES_PER_STEP) under 16 KB.
 MAX_ROOM_BYTES = 200_000
 MAX_SUBMISSION_BYTES = 64_000
 
