@@ -121,22 +121,24 @@ def test_delete_submission_is_conditional_on_n(adapters):
 
 
 # -- a write that consumes submissions: all or nothing -------------------------------------------
-def test_save_deletes_the_consumed_submissions_with_the_room(adapters):
-    store = adapters.store
+def two_pending_moves(store: RoomStore) -> list[Submission]:
+    """A room with Bo's and Cy's moves pending in STEP: the submissions, as a load reads them."""
     store.create(a_room())
     store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
     store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0)
-    consumed = store.submissions(CODE, STEP)
+    return store.submissions(CODE, STEP)
+
+
+def test_save_deletes_the_consumed_submissions_with_the_room(adapters):
+    store = adapters.store
+    consumed = two_pending_moves(store)
     assert store.save(a_room(version=2), 1, consumed=consumed)
     assert store.submissions(CODE, STEP) == [] and store.load(CODE).version == 2
 
 
 def test_save_fails_whole_if_a_consumed_submission_changed(adapters):
     store = adapters.store
-    store.create(a_room())
-    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
-    store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0)
-    consumed = store.submissions(CODE, STEP)
+    consumed = two_pending_moves(store)
     store.put_submission(CODE, a_submission("Cy", n=2, moves=2), expected_n=1)  # meanwhile
     assert not store.save(a_room(version=2, host="Bo"), 1, consumed=consumed)
     assert store.load(CODE).version == 1 and store.load(CODE).host == "Ann"
