@@ -25,7 +25,7 @@ from pydantic import (
     ValidationError,
 )
 
-from engine.errors import IllegalAction, InvalidAction, readable_error
+from engine.errors import InvalidAction, readable_error
 from engine.game import NAME_MAX, Game
 from engine.games import DEFAULT_GAME, GAMES
 
@@ -58,8 +58,8 @@ class CreateRoom(_Message):
     name: NewName
     #: The game the room plays (engine/games.py).
     game: Annotated[str, AfterValidator(_known_game)] = DEFAULT_GAME
-    #: The game's settings, read by that game (``parse_settings``); None: its defaults.
-    settings: dict[str, Any] | None = None
+    #: The game's settings, read by that game (``parse_settings``); absent: its defaults.
+    settings: Any = None
 
 
 class Join(_Message):
@@ -75,7 +75,7 @@ class Leave(_Message):
 class ChangeSettings(_Message):
     action: Literal["settings"]
     #: Read by the room's game once the room is loaded (``parse_settings``).
-    settings: dict[str, Any]
+    settings: Any
 
 
 class Reorder(_Message):
@@ -144,21 +144,16 @@ class GameMove(_Message):
     step: StrictInt
 
 
-def read_move(game: Game, move: Move, player: str) -> BaseModel:
-    """``move`` as ``game``'s action made by ``player`` (InvalidAction if it is none)."""
+def read_move(game: Game, move: Move) -> BaseModel:
+    """``move`` as ``game``'s action (InvalidAction if it is none); its ``player`` is the
+    one the phone named, if any (the handler sets it to the seat)."""
     if move.type not in game.move_types:
         raise InvalidAction(f"Unknown action {move.type[:30]!r}.")
-    claimed = move.fields.get("player")
-    parsed = game.parse_move({**move.fields, "type": move.type})
-    if claimed is not None and claimed != player:
-        raise IllegalAction("You can only act for yourself.")
-    return parsed.model_copy(update={"player": player})
+    return game.parse_move({**move.fields, "type": move.type})
 
 
-def read_settings(game: Game, data: dict[str, Any] | None, kind: str) -> BaseModel:
+def read_settings(game: Game, data: Any, kind: str) -> BaseModel:
     """The host's settings as ``game``'s model; InvalidAction names the field at fault."""
-    if data is None:
-        return game.default_settings()
     try:
         return game.parse_settings(data)
     except ValidationError as exc:

@@ -64,10 +64,13 @@ class GameHandlers:
         return change
 
     def move(self, room: Room, name: str, connection_id: str, msg: GameMove) -> Change:
+        game = room.rules
+        move = commands.read_move(game, msg.move)  # a move the game cannot read: refused first
         if room.state is None:
             raise IllegalAction("The game has not started yet.")
-        game = room.rules
-        action = commands.read_move(game, msg.move, name)
+        if getattr(move, "player", None) not in (None, name):
+            raise IllegalAction("You can only act for yourself.")
+        action = move.model_copy(update={"player": name})
         change = self._backstop(room)
         self.metrics.count("Actions")
         if msg.step != game.seat_step(room.state, name):

@@ -197,7 +197,12 @@ class RoomService(LobbyHandlers, GameHandlers):
 
     # == create and join ===================================================================
     def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:
-        settings = commands.read_settings(game_of(msg.game), msg.settings, msg.action)
+        game = game_of(msg.game)
+        settings = (
+            commands.read_settings(game, msg.settings, msg.action)
+            if "settings" in msg.model_fields_set
+            else game.default_settings()
+        )
         if self.admission.arrive(connection_id):
             raise IllegalAction("This connection is already in a room.")
         if self.admission.over(source_ip, "ROOMS", 3600, ROOMS_PER_IP_PER_HOUR):
