@@ -1,4 +1,5 @@
-"""SQS timer batch: each message is a step's deadline or a host's grace period.
+"""SQS timer batch: each message is a step's deadline, the host's grace period or a lobby
+seat's (service/commands.py: DeadlineTimer, HostCheckTimer, SeatCheckTimer).
 
 Partial batch responses: one bad message is retried (then dead-lettered) alone.
 """
