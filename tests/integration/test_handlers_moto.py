@@ -230,10 +230,10 @@ def test_a_room_too_large_is_refused_with_a_clear_error_long_before_400_kb(cloud
     names, _, code = cloud.table(4)
     for name in names[:3]:
         cloud.send(name, action="ready")  # pending submissions: small items
-    monkeypatch.setattr(model, "MAX_ROOM_BYTES", 500)  # as if the room had grown past the limit
+    monkeypatch.setattr(model, "MAX_ROOM_BYTES", 300)  # as if the room had grown past the limit
     cloud.send("Cat4", action="ready")  # completes the step: the room write is refused
     error = cloud.last("Cat4", "error")
-    assert error["code"] == "room_too_large" and "limit 500" in error["message"]
+    assert error["code"] == "room_too_large" and "limit 300" in error["message"]
     assert lambda_app.timer_service().current_room(code).state.phase.value == "role_check"
 
 

@@ -65,7 +65,10 @@ class Room(BaseModel):
     version: int = 0
     host: str
     seats: list[Seat] = Field(default_factory=list)
-    game: str = DEFAULT_GAME
+    #: Required, though a room created without one plays DEFAULT_GAME (``_game_models``):
+    #: with no default it is stored even when it is the default (``stored_room``), so a
+    #: stored room never changes game when the default does.
+    game: str
     settings: SerializeAsAny[BaseModel]
     #: The game under way (None: the lobby).
     state: SerializeAsAny[BaseModel] | None = None
@@ -82,8 +85,8 @@ class Room(BaseModel):
         """Settings and state as stored (plain JSON) become the room's game's models."""
         if not isinstance(data, dict):
             return data
-        game = game_of(data.get("game", DEFAULT_GAME))
-        data = dict(data)
+        data = {"game": DEFAULT_GAME, **data}
+        game = game_of(data["game"])
         settings = data.get("settings")
         if settings is None:
             data["settings"] = game.default_settings()
@@ -201,8 +204,10 @@ class MovesTooLarge(GameError):
 
 def stored_room(room: Room) -> bytes:
     """The room as stored: zlib-compressed JSON (a 12-cat room's ~11 KB of repetitive JSON
-    stores in ~2 KB; DynamoDB bills a write unit per KB, a read unit per 4 KB)."""
-    body = zlib.compress(room.model_dump_json(exclude={"version", "expires_at"}).encode())
+    stores in ~2 KB; DynamoDB bills a write unit per KB, a read unit per 4 KB). Fields at
+    their defaults are left out: loading fills them in again."""
+    json = room.model_dump_json(exclude={"version", "expires_at"}, exclude_defaults=True)
+    body = zlib.compress(json.encode())
     if len(body) > MAX_ROOM_BYTES:
         raise RoomTooLarge(
             f"Room {room.code} has grown to {len(body)} bytes (limit {MAX_ROOM_BYTES})."
