@@ -93,6 +93,9 @@ class UnitOfWork:
         return int(self.clock() * 1_000_000)
 
     def run(self, code: str, change_room: Callable[[Room], Change]) -> Commit:
+        """Load room ``code``, apply ``change_room`` to it and write it (or, for a move that
+        leaves its step as it is, write the seat's submission, then settle the step); a
+        conflict loads again and retries. Returns what was committed; sends nothing."""
         settling: _Settling | None = None
         attempt = 0
         while attempt < MAX_WRITE_ATTEMPTS:
