@@ -1,0 +1,245 @@
+"""Coin: the smallest whole game, and the example of ``engine/game.py`` ("Adding a game").
+
+Each round every player secretly calls heads or tails before the time runs out (at the
+timeout, and for a player who left, the call is made from the seeded RNG in the state).
+Then the coin is flipped, every right call scores a point, and once everyone still playing
+has said "ok" (or the result's time runs out) the next round starts, or the game is over.
+
+It lives in tests/ because it is not shipped: it proves that the room service, the bots'
+harness and the registry need nothing of Catch the Witch. Like every game it is pure: time
+comes in as ``now``, randomness from the seed, and every method returns a new state.
+"""
+
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.effects import Effect, GameOver, StartTimer, StepChanged
+from engine.errors import IllegalAction, InvalidAction, readable_error
+from engine.game import NAME_MAX, BotMove, Game, View
+from engine.rng import Rng, seed_state
+
+Side = Literal["heads", "tails"]
+SIDES: tuple[Side, ...] = ("heads", "tails")
+#: How long the result stays up when somebody does not say "ok".
+RESULT_SECONDS = 20
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CoinSettings(_Model):
+    rounds: int = Field(default=1, ge=1, le=9)
+    #: Seconds to call before the call is made for you.
+    call_seconds: int = Field(default=30, ge=5, le=120)
+
+
+class Player(_Model):
+    name: str
+    score: int = 0
+    left: bool = False
+
+
+class CoinState(_Model):
+    game: Literal["coin"] = "coin"
+    players: list[Player]
+    settings: CoinSettings
+    host: str
+    rng: int
+    phase: Literal["call", "result", "game_over"] = "call"
+    step: int = 1
+    round: int = 1
+    deadline: float | None = None
+    #: The round's calls: secret (each seat sees its own) until the result.
+    calls: dict[str, Side] = Field(default_factory=dict)
+    #: Who has said "ok" to the result.
+    oks: list[str] = Field(default_factory=list)
+    coin: Side | None = None
+
+
+class _Move(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    player: Annotated[str, Field(min_length=1, max_length=NAME_MAX)] | None = None
+
+
+class Call(_Move):
+    type: Literal["call"] = "call"
+    side: Side
+
+
+class Ok(_Move):
+    type: Literal["ok"] = "ok"
+
+
+MOVES: dict[str, type[_Move]] = {"call": Call, "ok": Ok}
+
+
+class CoinGame(Game):
+    key = "coin"
+    min_players = 2
+    max_players = 4
+    settings_model = CoinSettings
+    state_model = CoinState
+    move_types = frozenset(MOVES)
+    replacing_moves = frozenset({"call"})  # a changed call replaces the earlier one
+
+    def start_problem(self, settings: CoinSettings, player_count: int) -> str | None:
+        if not self.min_players <= player_count <= self.max_players:
+            low, high = self.min_players, self.max_players
+            return f"Coin needs {low} to {high} players; {player_count} seated."
+        return None
+
+    # -- a game -------------------------------------------------------------------------------
+    def new_game(
+        self, players: Sequence[str], settings: CoinSettings, seed: int, host: str
+    ) -> CoinState:
+        seats = [Player(name=name) for name in players]
+        return CoinState(players=seats, settings=settings, host=host, rng=seed_state(seed))
+
+    def start(self, state: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
+        s = state.model_copy(update={"deadline": now + state.settings.call_seconds})
+        return s, [StartTimer(step=s.step, deadline=s.deadline)]
+
+    def rematch(self, state: CoinState, seed: int) -> CoinState:
+        if not self.is_over(state):
+            raise IllegalAction("A rematch can start only once the game is over.")
+        seats = [Player(name=p.name, left=p.left) for p in state.players]
+        # Step numbers go on from the last game's: no move of that game names one of this.
+        return CoinState(players=seats, settings=state.settings, host=state.host,
+                         rng=seed_state(seed), step=state.step + 1)  # fmt: skip
+
+    def parse_move(self, data: dict[str, Any]) -> _Move:
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind is None:
+            raise InvalidAction("A move needs a 'type'.")
+        if kind not in MOVES:
+            raise InvalidAction(f"Unknown move {str(kind)[:30]!r}: Coin takes 'call' and 'ok'.")
+        try:
+            return MOVES[kind].model_validate(data)
+        except ValidationError as exc:
+            raise InvalidAction(readable_error(exc, kind)) from exc
+
+    def apply(
+        self, state: CoinState, action: _Move | dict[str, Any], now: float
+    ) -> tuple[CoinState, list[Effect]]:
+        move = self.parse_move(action) if isinstance(action, dict) else action
+        s = state.model_copy(deep=True)
+        player = self._player(s, move.player)
+        if player.left:
+            raise IllegalAction("You have left this game.")
+        if isinstance(move, Call):
+            if s.phase != "call":
+                raise IllegalAction("You can call only while the coin is in the air.")
+            s.calls[player.name] = move.side
+        else:
+            if s.phase != "result" or player.name in s.oks:
+                raise IllegalAction("There is no result waiting for your ok.")
+            s.oks.append(player.name)
+        return self._settle(s, now)
+
+    def time_out(self, state: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
+        if state.deadline is None or now < state.deadline:
+            raise IllegalAction("The time is not up yet.")
+        return self._end_step(state.model_copy(deep=True), now)
+
+    def leave(self, state: CoinState, player: str, now: float) -> tuple[CoinState, list[Effect]]:
+        if self.is_over(state):
+            return state, []
+        s = state.model_copy(deep=True)
+        self._player(s, player).left = True
+        return self._settle(s, now)
+
+    def set_host(self, state: CoinState, player: str) -> CoinState:
+        return state.model_copy(update={"host": player})
+
+    # -- the steps ------------------------------------------------------------------------------
+    def _player(self, s: CoinState, name: str | None) -> Player:
+        for player in s.players:
+            if player.name == name:
+                return player
+        raise IllegalAction(f"There is no player named {name!r}.")
+
+    def _waiting_for(self, s: CoinState) -> list[str]:
+        if s.phase == "game_over":
+            return []
+        done = s.calls if s.phase == "call" else s.oks
+        return [p.name for p in s.players if not p.left and p.name not in done]
+
+    def _settle(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
+        """Move on once nobody still playing is waited for."""
+        return (s, []) if self._waiting_for(s) else self._end_step(s, now)
+
+    def _end_step(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
+        return self._flip(s, now) if s.phase == "call" else self._next_round(s, now)
+
+    def _flip(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
+        rng = Rng(s.rng)
+        for p in s.players:  # the missing calls, in seat order, then the coin
+            s.calls.setdefault(p.name, rng.choice(SIDES))
+        s.coin = rng.choice(SIDES)
+        s.rng = rng.state
+        for p in s.players:
+            p.score += s.calls[p.name] == s.coin
+        s.oks = [p.name for p in s.players if p.left]
+        return self._enter(s, "result", now + RESULT_SECONDS)
+
+    def _next_round(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
+        if s.round == s.settings.rounds:
+            s, effects = self._enter(s, "game_over", None)
+            return s, [*effects, GameOver(outcome=self._outcome(s))]
+        s.round, s.calls, s.oks, s.coin = s.round + 1, {}, [], None
+        return self._enter(s, "call", now + s.settings.call_seconds)
+
+    def _enter(self, s: CoinState, phase: str, deadline: float | None):
+        s.phase, s.step, s.deadline = phase, s.step + 1, deadline
+        effects: list[Effect] = [StepChanged(step=s.step, phase=phase)]
+        if deadline is not None:
+            effects.append(StartTimer(step=s.step, deadline=deadline))
+        return s, effects
+
+    def _outcome(self, s: CoinState) -> dict[str, Any]:
+        best = max(p.score for p in s.players)
+        return {"winners": [p.name for p in s.players if p.score == best]}
+
+    # -- reading a state ------------------------------------------------------------------------
+    def step(self, state: CoinState) -> int:
+        return state.step
+
+    def deadline(self, state: CoinState) -> float | None:
+        return state.deadline
+
+    def is_over(self, state: CoinState) -> bool:
+        return state.phase == "game_over"
+
+    def seat_step(self, state: CoinState, player: str) -> int:
+        return state.step  # no step is secret from anyone
+
+    def views(self, state: CoinState) -> dict[str, View]:
+        return {p.name: self._view(state, p.name) for p in state.players}
+
+    def table_view(self, state: CoinState) -> View:
+        return self._view(state, None)
+
+    def _view(self, s: CoinState, you: str | None) -> View:
+        revealed = s.phase != "call"
+        view: View = {
+            "game": self.key, "phase": s.phase, "step": s.step, "round": s.round,
+            "rounds": s.settings.rounds, "deadline": s.deadline, "host": s.host,
+            "players": [p.model_dump() for p in s.players],
+            "waiting_for": self._waiting_for(s),
+            "calls": dict(s.calls) if revealed else None, "coin": s.coin,
+            "outcome": self._outcome(s) if self.is_over(s) else None,
+        }  # fmt: skip
+        if you is not None:
+            view["you"], view["my_call"] = you, s.calls.get(you)
+        return view
+
+    # -- bots -----------------------------------------------------------------------------------
+    def bot_move(self, view: View, rng: Rng) -> BotMove:
+        if view.get("you") not in view["waiting_for"]:
+            return None
+        if view["phase"] == "call":
+            return {"type": "call", "side": rng.choice(SIDES)}
+        return {"type": "ok"}
