@@ -3,7 +3,7 @@
     python bench/backend.py [--games 3]        (part of: make bench)
 
 Every AWS call the handlers make is recorded (tests/support/moto_cloud.py runs the handlers; a
-wrapper around functions/room_service/aws.py's clients sees each call). From them:
+wrapper around functions/room_service/adapters/aws_client.py's clients sees each call). From them:
 - DynamoDB reads and writes per player action, with request units computed from the item
   sizes (DynamoDB's rules: a read unit per 4 KB strongly consistent, a write unit per
   1 KB, twice that inside a transaction);
@@ -38,8 +38,9 @@ os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")  # figures only on 
 warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 from functions import connect, disconnect, message, timer  # noqa: E402
-from functions.room_service import aws, service  # noqa: E402
-from functions.room_service.lambda_app import timer_service as service_of  # noqa: E402
+from functions.room_service.adapters import aws_client  # noqa: E402
+from functions.room_service.entrypoints.lambda_app import timer_service as service_of  # noqa: E402
+from functions.room_service.service import game_handlers  # noqa: E402
 from local_stack.template import Template  # noqa: E402
 from tests.support.moto_cloud import moto_cloud  # noqa: E402
 
@@ -94,11 +95,11 @@ def item_size(item: dict) -> int:
 
 
 class Recorder:
-    """Wraps aws._client: each call's service, operation, parameters, result, time."""
+    """Wraps aws_client.client: each call's service, operation, parameters, result, time."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, dict, dict | None, float]] = []
-        self._real = aws._client
+        self._real = aws_client.client
 
     def client(self, service: str, endpoint_url: str | None = None):
         real = self._real(service, endpoint_url)
@@ -165,8 +166,8 @@ def play_one_game(seed: int) -> dict:
     routes = {"connect": connect, "message": message, "disconnect": disconnect, "timer": timer}
     originals = {route: module.handler for route, module in routes.items()}
     same_deal = SimpleNamespace(randbits=lambda bits: 7919 * (seed + 1))  # reproducible games
-    with moto_cloud() as cloud, mock.patch.object(aws, "_client", recorder.client), \
-            mock.patch.object(service, "secrets", same_deal):  # fmt: skip
+    with moto_cloud() as cloud, mock.patch.object(aws_client, "client", recorder.client), \
+            mock.patch.object(game_handlers, "secrets", same_deal):  # fmt: skip
         for route, module in routes.items():
             original = originals[route]
 
@@ -180,7 +181,9 @@ def play_one_game(seed: int) -> dict:
                     mine = recorder.calls[calls_before:]
                     posts = [c for c in mine if c[1] == "post_to_connection"]
                     others = [c for c in mine if c[1] != "post_to_connection"]
-                    lanes = max(1, min(aws.PUSH_THREADS, len(posts)))  # posts run in parallel
+                    lanes = max(
+                        1, min(aws_client.PUSH_THREADS, len(posts))
+                    )  # posts run in parallel
                     in_aws = sum(c[4] for c in others) + sum(c[4] for c in posts) / lanes
                     real = sum(REAL_CALL_MS[c[0]] for c in others)
                     real += math.ceil(len(posts) / lanes) * REAL_CALL_MS["apigatewaymanagementapi"]

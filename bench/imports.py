@@ -49,7 +49,7 @@ def main() -> None:
         top = ", ".join(f"{pkg} {ms:.0f}" for pkg, ms in packages.most_common(6))
         spread = statistics.pstdev(r[0] for r in runs)
         print(f"  functions.{name:10s} {total:6.0f} ms (±{spread:.0f})  by package (ms): {top}")
-    # functions/room_service/aws.py imports boto3 on the first AWS call, not at import:
+    # functions/room_service/adapters/aws_client.py imports boto3 on the first AWS call, not at import:
     # that time lands on a cold start's first request instead.
     runs = sorted((one_run("boto3") for _ in range(args.runs)), key=lambda r: r[0])
     print(f"  boto3 (on the first AWS call) {runs[len(runs) // 2][0]:.0f} ms")

@@ -7,7 +7,7 @@ where Docker exists. Room code ABCD and the token are placeholders.
 import json
 from pathlib import Path
 
-from functions.room_service.protocol import ROOM_ACTIONS
+from functions.room_service.service.commands import ROOM_ACTIONS
 
 HERE = Path(__file__).parent
 DOMAIN, STAGE, API = "abc123.execute-api.eu-west-1.amazonaws.com", "prod", "abc123"

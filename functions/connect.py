@@ -1,7 +1,7 @@
 """$connect: a new phone, or a seat reconnecting with ?room=CODE&token=TOKEN."""
 
-from functions.room_service.lambda_app import logger, metrics, service_for, source_ip
-from functions.room_service.service import Refused
+from functions.room_service.entrypoints.lambda_app import logger, metrics, service_for, source_ip
+from functions.room_service.service.room_service import Refused
 
 
 @logger.inject_lambda_context(clear_state=True)

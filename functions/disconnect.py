@@ -1,6 +1,6 @@
 """$disconnect (best effort: a 410 on a later push also frees the seat)."""
 
-from functions.room_service.lambda_app import logger, metrics, service_for
+from functions.room_service.entrypoints.lambda_app import logger, metrics, service_for
 
 
 @logger.inject_lambda_context(clear_state=True)

@@ -1,6 +1,6 @@
 """Every client message ($default and the action routes): docs/protocol.md."""
 
-from functions.room_service.lambda_app import logger, metrics, service_for, source_ip
+from functions.room_service.entrypoints.lambda_app import logger, metrics, service_for, source_ip
 
 
 @logger.inject_lambda_context(clear_state=True)

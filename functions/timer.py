@@ -1,4 +1,5 @@
-"""SQS timer batch: each message is a step's deadline or a host's grace period.
+"""SQS timer batch: each message is a step's deadline, the host's grace period or a lobby
+seat's (service/commands.py: DeadlineTimer, HostCheckTimer, SeatCheckTimer).
 
 Partial batch responses: one bad message is retried (then dead-lettered) alone.
 """
@@ -11,7 +12,7 @@ from aws_lambda_powertools.utilities.batch import (
     process_partial_response,
 )
 
-from functions.room_service.lambda_app import logger, metrics, timer_service
+from functions.room_service.entrypoints.lambda_app import logger, metrics, timer_service
 
 processor = BatchProcessor(event_type=EventType.SQS)
 

@@ -1,6 +1,6 @@
 """A phone played by the engine's bot, over a real WebSocket, speaking docs/protocol.md.
 
-It decides from the views it is sent (`engine.catch_the_witch.bots.decide`), keeps its
+It decides from the views it is sent (its game's `bot_move`, engine/games.py), keeps its
 seat token like a phone's localStorage, reconnects with it, and pings under the idle
 limit. `make dev ARGS="--bots 5"` seats such bots in the room a person creates; the
 local-stack tests drive whole tables of them.
@@ -16,7 +16,7 @@ from typing import Any
 
 import aiohttp
 
-from engine.catch_the_witch import bots
+from engine.games import game_of
 from engine.rng import Rng
 
 BOT_NAMES = ["Mochi", "Tofu", "Biscuit", "Pumpkin", "Luna", "Miso", "Pepper", "Nori",
@@ -223,7 +223,7 @@ class BotClient:
         self._acted_on = (self.seq, json.dumps(game, sort_keys=True))
         if not self.playing or not self.connected or (self.hold_when and self.hold_when(game)):
             return
-        action = bots.decide(game, self.rng)
+        action = game_of(game["game"]).bot_move(game, self.rng)
         if action is None:
             return
         step = _step(game)

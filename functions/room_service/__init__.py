@@ -1,7 +1,14 @@
-"""The multiplayer service: rooms, seats, connections and the game engine behind ports.
+"""The multiplayer service: rooms, seats, connections and any registered game behind ports.
 
-Layers (ARCHITECTURE.md): handlers in ``functions/*.py`` parse the event and call
-``RoomService``; the service talks to the outside only through the ports in
-``ports.py`` (store, connections, pusher, timers), implemented by in-memory fakes
-(``memory.py``) for tests and by AWS adapters for Lambda.
+Layers (ARCHITECTURE.md), each a folder:
+
+- ``domain/``: the room as stored (room.py), the lobby's rules (lobby.py), names (names.py).
+  Pure: no I/O.
+- ``service/``: typed commands (commands.py), their handlers (lobby_handlers.py,
+  game_handlers.py), the unit of work (unit_of_work.py: load, change, conditional write),
+  delivery (delivery.py) and the replies and views sent (replies.py). RoomService
+  (room_service.py) routes each event through them, top to bottom.
+- ``adapters/``: the ports (ports.py, abstract classes) and their implementations: in
+  memory (memory.py) for tests, DynamoDB, API Gateway and SQS for Lambda; rate limits.
+- ``entrypoints/``: the Lambda wiring (lambda_app.py) that ``functions/*.py`` call.
 """

@@ -10,7 +10,7 @@ import pytest
 
 from engine.catch_the_witch import bots
 from engine.rng import Rng
-from functions.room_service import service
+from functions.room_service.service import game_handlers
 from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
@@ -63,7 +63,9 @@ def _play(seed: int, faulty: bool) -> dict:
 @pytest.mark.parametrize("seed", range(4))
 def test_timers_delivered_twice_or_late_change_nothing_but_the_time(seed, monkeypatch):
     # The same deal in both runs (the service seeds each game from the OS otherwise).
-    monkeypatch.setattr(service, "secrets", SimpleNamespace(randbits=lambda bits: 1000 + seed))
+    monkeypatch.setattr(
+        game_handlers, "secrets", SimpleNamespace(randbits=lambda bits: 1000 + seed)
+    )
     (faulty_game, faulty_timers), (game, timers) = _play(seed, True), _play(seed, False)
     assert faulty_game == game
     assert faulty_timers > timers * 1.4  # most timers really came twice

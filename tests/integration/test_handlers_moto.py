@@ -17,7 +17,9 @@ from engine.catch_the_witch import bots
 from engine.rng import Rng
 from events.generate import websocket_event
 from functions import message, timer
-from functions.room_service import aws, lambda_app, model
+from functions.room_service.adapters import aws_client
+from functions.room_service.domain import room as model
+from functions.room_service.entrypoints import lambda_app
 from tests.support.moto_cloud import CONTEXT, REGION, TABLE, moto_cloud
 
 
@@ -79,7 +81,7 @@ def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
     for name in names[1:]:
         cloud.send(name, action="ready")
     service = lambda_app.timer_service()
-    api = aws._client("apigatewaymanagementapi", service.ports.pusher.endpoint_url)
+    api = aws_client.client("apigatewaymanagementapi", service.ports.pusher.endpoint_url)
     with Stubber(api) as stub:
         for name in names:
             if name == "Cat3":
@@ -93,7 +95,7 @@ def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
         cloud.send("Cat1", action="ready")
     assert service.ports.connections.lookup("Cat3") is None
     room = service.current_room(code)
-    assert room.seat("Cat3").connection is None and room.game.phase.value == "place_choice"
+    assert room.seat("Cat3").connection is None and room.state.phase.value == "place_choice"
 
 
 def _sequential(push):
@@ -176,7 +178,7 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
     monkeypatch.setattr(lambda_app.PowertoolsMetrics, "count", lambda self, name, value=1: None)
 
     from engine.catch_the_witch import seat_step
-    from functions.room_service.model import Binding, Room, Seat, hash_token
+    from functions.room_service.domain.room import Binding, Room, Seat, hash_token
 
     service = lambda_app.timer_service()
     store = service.ports.store
@@ -187,7 +189,7 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
         seats = [
             Seat(name=n, token_hash=hash_token(n), connection=f"{code}-{n}") for n in game.names()
         ]
-        assert store.create(Room(code=code, host=game.host, seats=seats, game=game, version=1))
+        assert store.create(Room(code=code, host=game.host, seats=seats, state=game, version=1))
         for seat in seats:
             service.ports.connections.bind(seat.connection,
                                            Binding(code, seat.name, seat.token_hash))  # fmt: skip
@@ -214,7 +216,7 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
         for thread in threads:
             thread.join()
         assert not failures, failures
-        proposal = service.current_room(code).game.days[-1].proposals[-1]
+        proposal = service.current_room(code).state.days[-1].proposals[-1]
         assert proposal["yes"] == voters[1:] and proposal["no"] == voters[:1], round_
         attempts.append((store.writes - writes_before) / len(voters))
         _delete_round(code, seats)  # moto copies whole tables in transactions: keep it small
@@ -228,11 +230,11 @@ def test_a_room_too_large_is_refused_with_a_clear_error_long_before_400_kb(cloud
     names, _, code = cloud.table(4)
     for name in names[:3]:
         cloud.send(name, action="ready")  # pending submissions: small items
-    monkeypatch.setattr(model, "MAX_ROOM_BYTES", 500)  # as if the room had grown past the limit
+    monkeypatch.setattr(model, "MAX_ROOM_BYTES", 300)  # as if the room had grown past the limit
     cloud.send("Cat4", action="ready")  # completes the step: the room write is refused
     error = cloud.last("Cat4", "error")
-    assert error["code"] == "room_too_large" and "limit 500" in error["message"]
-    assert lambda_app.timer_service().current_room(code).game.phase.value == "role_check"
+    assert error["code"] == "room_too_large" and "limit 300" in error["message"]
+    assert lambda_app.timer_service().current_room(code).state.phase.value == "role_check"
 
 
 def _may_know_roles(view: dict, name: str) -> set[str]:
@@ -310,12 +312,12 @@ def test_duplicate_early_late_and_lost_timers_through_sqs(cloud):
     cloud.clock.now = body["deadline"] + 1
     deliver(body)  # on time: the place choice times out
     after = service.current_room(code)
-    assert after.game.step > before.game.step and after.game.phase.value == "witches"
+    assert after.state.step > before.state.step and after.state.phase.value == "witches"
     deliver(body)  # duplicate: stale, nothing applied twice
     assert service.current_room(code).version == after.version
-    cloud.clock.now = after.game.deadline + 1  # the witches' timer is lost ...
+    cloud.clock.now = after.state.deadline + 1  # the witches' timer is lost ...
     cloud.send("Cat2", action="ping")  # ... and any message resolves it
-    assert service.current_room(code).game.phase.value == "evening"
+    assert service.current_room(code).state.phase.value == "evening"
 
 
 def test_bad_messages_get_an_error_and_change_nothing_under_moto(cloud):
@@ -342,7 +344,7 @@ def test_bad_messages_get_an_error_and_change_nothing_under_moto(cloud):
 def test_the_push_pool_fits_in_the_clients_connection_pool():
     """Issue 11: more post threads than pooled connections make posts wait (and warn)."""
     with moto_cloud():
-        api = aws._client(
+        api = aws_client.client(
             "apigatewaymanagementapi", "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"
         )
-        assert api.meta.config.max_pool_connections >= aws.PUSH_THREADS
+        assert api.meta.config.max_pool_connections >= aws_client.PUSH_THREADS

@@ -1,7 +1,7 @@
 """Issue 18 (unbounded growth): a seat's pending moves in one step are bounded, with a
 clear error before DynamoDB's item limit, and a changed choice replaces the earlier one."""
 
-from functions.room_service import service
+from functions.room_service.service import unit_of_work
 from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
@@ -19,7 +19,7 @@ def _at_place_choice() -> Harness:
 
 def _pending_actions(h: Harness, seat: str) -> list[dict]:
     room = h.room()
-    subs = h.service.ports.store.submissions(room.code, room.game.step)
+    subs = h.service.ports.store.submissions(room.code, room.state.step)
     return next((s.actions for s in subs if s.player == seat), [])
 
 
@@ -38,7 +38,7 @@ def test_a_move_past_the_bound_is_refused_clearly_and_changes_nothing(monkeypatc
     h = Harness()
     h.table(NAMES)
     h.send("Ann", action="start")
-    monkeypatch.setattr(service, "MAX_MOVES_PER_STEP", 0)  # the next move is one too many
+    monkeypatch.setattr(unit_of_work, "MAX_MOVES_PER_STEP", 0)  # the next move is one too many
     before = h.room()
     h.send("Bo", action="ready")
     error = h.error("Bo")
@@ -48,11 +48,13 @@ def test_a_move_past_the_bound_is_refused_clearly_and_changes_nothing(monkeypatc
 
 
 def test_the_bound_keeps_a_full_submission_far_below_the_item_limit():
-    from functions.room_service.model import Submission
+    from functions.room_service.domain.room import Submission
 
     move = {"t": 1_800_000_000.123, "action": {"type": "witch_spell", "player": "A" * 20,
                                                "spell": "frog", "target": "B" * 20}}  # fmt: skip
-    full = Submission(player="A" * 20, step=999_999, actions=[move] * service.MAX_MOVES_PER_STEP)
+    full = Submission(
+        player="A" * 20, step=999_999, actions=[move] * unit_of_work.MAX_MOVES_PER_STEP
+    )
     assert len(full.model_dump_json().encode()) < 16_000  # DynamoDB's limit: 400 KB
 
 
@@ -61,7 +63,7 @@ def test_every_store_checks_each_item_s_size_before_writing(monkeypatch):
     well below DynamoDB's 400 KB, in the in-memory store as in DynamoDB's (the moto test
     test_a_room_too_large_is_refused_with_a_clear_error_long_before_400_kb), with a clear
     error and nothing written."""
-    from functions.room_service import model
+    from functions.room_service.domain import room as model
 
     h = Harness()
     h.table(NAMES)
@@ -79,12 +81,12 @@ def test_every_store_checks_each_item_s_size_before_writing(monkeypatch):
     h.send("Ann", action="ready")  # completes the step: the room write is refused
     error = h.error("Ann")
     assert error["code"] == "room_too_large" and "(limit 300)" in error["message"]
-    assert h.room().game.phase.value == "role_check"
+    assert h.room().state.phase.value == "role_check"
 
 
 def test_the_largest_room_stays_far_below_its_bound():
     """A 12-cat room at the end of a long game, stored, against model.MAX_ROOM_BYTES."""
-    from functions.room_service.model import MAX_ROOM_BYTES, stored_room
+    from functions.room_service.domain.room import MAX_ROOM_BYTES, stored_room
 
     names = [f"{'Ж' * 19}{i:x}" for i in range(12)]  # longest names, 2 bytes a letter
     h = Harness()

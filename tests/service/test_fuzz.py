@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.catch_the_witch.actions import ACTION_TYPES
-from functions.room_service.names import NAME_REFUSALS
-from functions.room_service.protocol import GAME_ACTIONS, ROOM_ACTIONS
+from functions.room_service.domain.names import NAME_REFUSALS
+from functions.room_service.service.commands import GAME_ACTIONS, ROOM_ACTIONS
 from tests.support.service_harness import Harness
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "1200"))
@@ -38,10 +38,10 @@ def _at_a_ritual() -> tuple[Harness, str, list[dict]]:
         sent: list[dict] = []
         h.play_with_bots(NAMES, seed, until=lambda view: view["phase"] == "ritual", moves=sent)
         room = h.room()
-        if room.game is None or room.game.phase.value != "ritual":
+        if room.state is None or room.state.phase.value != "ritual":
             continue
-        members = set(room.game.days[-1].ritual_members)
-        for cat in room.game.players:
+        members = set(room.state.days[-1].ritual_members)
+        for cat in room.state.players:
             idle = cat.name not in members and cat.name != room.host
             if idle and cat.role.value in ("villager", "herbalist", "knight", "witch", "crow"):
                 h.clock.now += 10  # a fresh rate-limit bucket: the test is about content

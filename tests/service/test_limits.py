@@ -13,19 +13,16 @@ import pytest
 
 from events.generate import websocket_event
 from functions import connect
-from functions.room_service.aws import (
-    ApiGatewayPusher,
-    DynamoConnections,
-    DynamoRoomStore,
-    SqsTimers,
-)
-from functions.room_service.memory import MemoryMetrics
-from functions.room_service.ratelimit import (
+from functions.room_service.adapters.apigateway import ApiGatewayPusher
+from functions.room_service.adapters.dynamodb import DynamoConnections, DynamoRoomStore
+from functions.room_service.adapters.memory import MemoryMetrics
+from functions.room_service.adapters.ratelimit import (
     CONNECTS_PER_IP_PER_MINUTE,
     JOIN_ATTEMPTS_PER_IP_PER_HOUR,
     ROOMS_PER_IP_PER_HOUR,
 )
-from functions.room_service.service import Ports, Refused, RoomService
+from functions.room_service.adapters.sqs import SqsTimers
+from functions.room_service.service.room_service import Ports, Refused, RoomService
 from tests.support.moto_cloud import CONTEXT, moto_cloud
 from tests.support.service_harness import Harness
 
@@ -192,7 +189,7 @@ def test_a_real_party_behind_one_address_never_meets_a_limit():
 
 # == the same through the handlers and DynamoDB (moto): the expressions really run ==========
 def aws_container() -> RoomService:
-    from functions.room_service import lambda_app
+    from functions.room_service.entrypoints import lambda_app
 
     ports = Ports(store=DynamoRoomStore(), connections=DynamoConnections(),
                   pusher=ApiGatewayPusher("https://abc123.execute-api.eu-west-1.amazonaws.com/prod"),

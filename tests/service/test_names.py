@@ -1,5 +1,5 @@
 """Player names (issue 18, deliverable 7): normalised, nothing invisible, 1–20 visible
-characters, and look-alike names refused as duplicates (functions/room_service/names.py)."""
+characters, and look-alike names refused as duplicates (functions/room_service/domain/names.py)."""
 
 import itertools
 import json
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import InvalidAction
-from functions.room_service.names import (
+from functions.room_service.domain.names import (
     NAME_REFUSALS,
     NAME_VISIBLE_MAX,
     NameRefused,
@@ -18,7 +18,7 @@ from functions.room_service.names import (
     name_keys,
     names_clash,
 )
-from functions.room_service.protocol import parse_client_message
+from functions.room_service.service.commands import parse_client_message
 from local_stack.bot_client import BOT_NAMES
 from tests.support.service_harness import Harness
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from engine.catch_the_witch.actions import ACTION_TYPES
 from engine.errors import InvalidAction
-from functions.room_service.protocol import (
+from functions.room_service.service.commands import (
     GAME_ACTIONS,
     ROOM_ACTIONS,
     GameMove,

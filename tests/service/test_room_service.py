@@ -7,9 +7,11 @@ import pytest
 
 from engine.catch_the_witch import view as engine_view
 from engine.catch_the_witch.rules import waiting_for
-from functions.room_service.memory import MemoryRoomStore
-from functions.room_service.model import CODE_ALPHABET, CODE_LENGTH
-from functions.room_service.service import CannotJoin, Refused, view_for
+from functions.room_service.adapters.memory import MemoryRoomStore
+from functions.room_service.domain.lobby import CannotJoin
+from functions.room_service.domain.room import CODE_ALPHABET, CODE_LENGTH
+from functions.room_service.service.replies import view_for
+from functions.room_service.service.room_service import Refused
 from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
@@ -47,7 +49,7 @@ def test_a_whole_game_through_the_service_with_bots(count):
     room = h.room()
     for name in names:  # each phone's last view is exactly its own engine view
         sent = h.view(name)
-        expected = engine_view(room.game, name)
+        expected = engine_view(room.state, name)
         assert {k: v for k, v in sent.items() if k not in ("room", "connected")} == expected
     for name in names:  # nobody ever received another seat's token
         text = json.dumps(h.messages(name))
@@ -170,22 +172,22 @@ def test_duplicate_early_late_and_lost_timers():
     for name in ["Ann", "Bo", "Cy", "Di"]:
         h.send(name, action="ready")
     room = h.room()
-    assert room.game.phase.value == "place_choice" and room.game.deadline
+    assert room.state.phase.value == "place_choice" and room.state.deadline
     ((message, delay),) = [t for t in h.timers.scheduled if t[0]["kind"] == "deadline"]
-    assert message["step"] == room.game.step and delay >= 60
+    assert message["step"] == room.state.step and delay >= 60
     h.service.timer(dict(message))  # early: nothing happens, the timer is sent again
     assert h.room().version == room.version
     assert h.timers.scheduled[-1][0] == message
-    h.clock.now = room.game.deadline + 1
+    h.clock.now = room.state.deadline + 1
     h.service.timer(dict(message))
     after = h.room()
-    assert after.game.step > room.game.step
+    assert after.state.step > room.state.step
     h.service.timer(dict(message))  # duplicate: stale step, nothing applied twice
     assert h.room().version == after.version
     # A lost timer: the witches' 15 s pass with nobody delivering it; a ping resolves it.
-    h.clock.now = after.game.deadline + 5
+    h.clock.now = after.state.deadline + 5
     h.send("Bo", action="ping")
-    assert h.room().game.phase.value == "evening"
+    assert h.room().state.phase.value == "evening"
     assert h.metrics.counts["DeadlinesByBackstop"] == 1
 
 
@@ -211,9 +213,9 @@ def test_host_powers_pass_after_thirty_seconds_disconnected():
     h.clock.now += 25
     h.service.timer(check)
     room = h.room()
-    assert room.host == "Bo" and room.game.host == "Bo"
+    assert room.host == "Bo" and room.state.host == "Bo"
     h.send("Bo", action="mark_away", target="Ann")
-    assert h.room().game.cat("Ann").away
+    assert h.room().state.cat("Ann").away
 
 
 def test_the_host_hands_over_host_in_the_lobby_and_mid_game():
@@ -239,16 +241,16 @@ def test_the_host_hands_over_host_in_the_lobby_and_mid_game():
     h.send("Bo", action="start")
     h.send("Bo", action="hand_over", target="Di")
     room = h.room()
-    assert room.host == "Di" and room.game.host == "Di" and h.view("Ann")["host"] == "Di"
+    assert room.host == "Di" and room.state.host == "Di" and h.view("Ann")["host"] == "Di"
     h.send("Di", action="mark_away", target="Ann")
-    assert h.room().game.cat("Ann").away
+    assert h.room().state.cat("Ann").away
 
 
 def test_leaving_mid_game_marks_the_cat_away():
     h = started(["Ann", "Bo", "Cy", "Di"])
     h.send("Cy", action="leave")
     room = h.room()
-    assert room.game.cat("Cy").away and h.connections.lookup("Cy") is None
+    assert room.state.cat("Cy").away and h.connections.lookup("Cy") is None
 
 
 def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
@@ -259,7 +261,7 @@ def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
         h = started(names)
         while h.view(names[0])["phase"] != "approval":
             _one_move(h, names)
-        voters = waiting_for(h.room().game)
+        voters = waiting_for(h.room().state)
         store: MemoryRoomStore = h.store
         writes_before = store.writes
         barrier = threading.Barrier(len(voters))
@@ -273,7 +275,7 @@ def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
             t.start()
         for t in threads:
             t.join()
-        proposal = h.room().game.today.proposals[-1]
+        proposal = h.room().state.today.proposals[-1]
         assert sorted(proposal["yes"]) == sorted(voters), round_
         totals.append((store.writes - writes_before) / len(voters))
     print(f"write attempts per vote (memory store, 12 threads): {sum(totals) / len(totals):.2f}")
@@ -308,7 +310,7 @@ def test_a_reconnecting_phone_takes_its_seat_with_its_first_message_not_during_c
     assert h.error("Bo")["message"] == "Create or join a room first."
     h.send("bo-new", action="ready")
     assert h.error("bo-new") is None
-    assert "Bo" not in waiting_for(h.service.current_room(h.code).game)
+    assert "Bo" not in waiting_for(h.service.current_room(h.code).state)
 
 
 def _at_a_proposal_by_someone_else(names: list[str]) -> Harness:
@@ -350,7 +352,7 @@ def test_a_move_submitted_while_another_seat_ends_the_step_is_never_lost():
     proposal = ([chief] + [n for n in humans if n != chief])[: max(size, 2)]
     h.send(chief, action="propose", members=proposal)
     h.store.save = original_save
-    game = h.service.current_room(h.code).game
+    game = h.service.current_room(h.code).state
     assert injected and game.cat(target).away, "the Away mark was lost"
     assert game.phase.value != "proposal"
 
@@ -380,9 +382,9 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_taken_back_and
     h.send("Ann", action="mark_away", target=target)
     h.store.put_submission = original_put
     room = h.service.current_room(h.code)
-    assert proposed and not room.game.cat(target).away, "taken on a step it was not made on"
+    assert proposed and not room.state.cat(target).away, "taken on a step it was not made on"
     assert h.error("Ann")["code"] == "stale_move"
-    assert all(step == room.game.step for _, step, _ in h.store._subs), "a move left behind"
+    assert all(step == room.state.step for _, step, _ in h.store._subs), "a move left behind"
 
 
 def test_a_flooding_connection_is_rate_limited_alone_with_a_clear_error():
@@ -398,7 +400,7 @@ def test_a_flooding_connection_is_rate_limited_alone_with_a_clear_error():
     assert h.room().model_dump() == before
     assert h.metrics.counts["RateLimited"] == 71
     h.send("Ann", action="ready")  # the others are not slowed
-    assert h.error("Ann") is None and "Ann" not in waiting_for(h.room().game)
+    assert h.error("Ann") is None and "Ann" not in waiting_for(h.room().state)
     h.clock.now += 1.0  # refills at 10 a second
     h.send("Cy", action="ready")
     assert h.messages("Cy")[-1]["type"] == "view"

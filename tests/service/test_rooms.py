@@ -12,8 +12,9 @@ import pytest
 
 from events.generate import websocket_event
 from functions import message
-from functions.room_service.memory import MemoryRoomStore
-from functions.room_service.model import (
+from functions.room_service.adapters.memory import MemoryRoomStore
+from functions.room_service.domain.lobby import CannotJoin, KeptOut
+from functions.room_service.domain.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
     KICK_BAN_SECONDS,
@@ -22,7 +23,7 @@ from functions.room_service.model import (
     new_code,
     normalise_code,
 )
-from functions.room_service.service import CannotJoin, KeptOut, Refused
+from functions.room_service.service.room_service import Refused
 from tests.support.moto_cloud import CONTEXT, moto_cloud
 from tests.support.service_harness import Harness
 
@@ -181,7 +182,7 @@ def test_the_host_leaving_mid_game_with_nobody_connected_passes_host_on():
         h.service.disconnect(name)
     send(h, "Ann", action="leave")
     room = h.store.load(h.code)
-    assert room.host == "Bo" and room.game.host == "Bo"
+    assert room.host == "Bo" and room.state.host == "Bo"
     # Bo's phone comes back and has host powers (§10: an untimed game can never hang)
     h.service.connect("bo-2", h.code, _token(h, "Bo"))
     assert send(h, "bo-2", action="ping") is None
@@ -389,7 +390,7 @@ def test_the_join_field_takes_a_whole_code_typed_in_two_groups():
 # == the numbers in docs/security.md ==========================================================
 def test_the_numbers_in_the_security_doc():
     """Assumed 1,000 open lobbies at once; the per-address cap on join attempts."""
-    from functions.room_service.ratelimit import JOIN_ATTEMPTS_PER_IP_PER_HOUR
+    from functions.room_service.adapters.ratelimit import JOIN_ATTEMPTS_PER_IP_PER_HOUR
 
     codes = len(CODE_ALPHABET) ** CODE_LENGTH
     lobbies, per_day = 1_000, JOIN_ATTEMPTS_PER_IP_PER_HOUR * 24

@@ -13,8 +13,8 @@ import aiohttp
 import pytest
 
 from engine.catch_the_witch.rules import waiting_for
-from functions.room_service.model import KICK_BAN_SECONDS
-from functions.room_service.service import Refused
+from functions.room_service.domain.room import KICK_BAN_SECONDS
+from functions.room_service.service.room_service import Refused
 from tests.support.local_stack_process import LocalStackProcess
 from tests.support.service_harness import Harness
 
@@ -45,14 +45,14 @@ def test_a_spare_socket_of_a_seat_let_go_cannot_take_the_new_seat_of_that_name(h
     assert [m["type"] for m in h.messages("mia-spare")] == ["error"]
     assert h.error("mia-spare")["message"] == NO_SEAT
     h.send("mia-spare", action="ready")  # not taken as the new Mia's move either
-    assert "Mia" in waiting_for(h.room().game)
+    assert "Mia" in waiting_for(h.room().state)
     assert all(m["type"] == "error" for m in h.messages("mia-spare")), "no role, no hand"
     assert h.room().seat("Mia").connection == "mia-2", "the new Mia keeps her seat"
     h.send("mia-2", action="ping")
     assert [m["type"] for m in h.messages("mia-2")[-2:]] == ["pong", "view"]
     assert h.view("mia-2")["you"] == "Mia"
     h.send("mia-2", action="ready")
-    assert h.error("mia-2") is None and "Mia" not in waiting_for(h.room().game)
+    assert h.error("mia-2") is None and "Mia" not in waiting_for(h.room().state)
 
 
 @pytest.mark.parametrize("how", ["leave", "kick"])
@@ -82,7 +82,7 @@ def test_leaving_mid_game_ends_the_token_too():
     h.service.connect("mia-spare", h.code, h.tokens["Mia"])
     h.send("Ann", action="start")
     h.send("Mia", action="leave")
-    assert h.room().game.cat("Mia").away
+    assert h.room().state.cat("Mia").away
     before = h.store._rooms.copy()
     h.send("mia-spare", action="ping")
     assert h.error("mia-spare")["message"] == NO_SEAT

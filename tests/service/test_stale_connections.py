@@ -24,9 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from functions.room_service.model import Binding, hash_token
-from functions.room_service.protocol import GAME_ACTIONS, ROOM_ACTIONS
-from functions.room_service.service import CannotJoin
+from functions.room_service.domain.lobby import CannotJoin
+from functions.room_service.domain.room import Binding, hash_token
+from functions.room_service.service.commands import GAME_ACTIONS, ROOM_ACTIONS
 from tests.support.service_harness import Harness
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"

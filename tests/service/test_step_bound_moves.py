@@ -14,7 +14,7 @@ from unittest import mock
 
 from engine.catch_the_witch import Role, bots, seat_step
 from engine.rng import Rng
-from functions.room_service import service
+from functions.room_service.service import game_handlers
 from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]
@@ -29,7 +29,7 @@ def _game(seed: int) -> tuple[Harness, random.Random]:
     seed of its own: pinned here, so each run plays the same games)."""
     h = Harness()
     h.table(NAMES)
-    with mock.patch.object(service.secrets, "randbits", lambda bits: seed):
+    with mock.patch.object(game_handlers.secrets, "randbits", lambda bits: seed):
         h.send("Ann", action="start")
     return h, random.Random(seed)
 
@@ -73,7 +73,7 @@ def test_every_move_replayed_on_a_later_step_is_refused_and_changes_nothing():
         while _move(h, rng, guard=seed == 1, sent=sent):
             if len(sent) % 7:
                 continue
-            game = h.room().game
+            game = h.room().state
             for name, frame, _, _ in rng.sample(sent, min(6, len(sent))):
                 if frame["step"] == seat_step(game, name):
                     continue  # its own step: not a replay
@@ -97,8 +97,8 @@ def test_the_soak_s_stale_moves_are_refused():
         h, rng = _game(seed)
         sent: list = []
         while _move(h, rng, guard=False, sent=sent):
-            view_phase = h.room().game.phase.value
-            game = h.room().game
+            view_phase = h.room().state.phase.value
+            game = h.room().state
             for name, frame, phase, _ in sent:
                 pairs = {
                     ("approval_result", "ritual_result", "ok"),
@@ -132,7 +132,7 @@ def test_a_move_sent_twice_on_its_step_is_taken_once():
     # A changed choice is a new move, not a repeat.
     for name in NAMES:
         h.send(name, action="ready")
-    cat = next(c.name for c in h.room().game.players if not c.role.is_witch)
+    cat = next(c.name for c in h.room().state.players if not c.role.is_witch)
     view = h.view(cat)
     assert view["phase"] == "place_choice"
     place = view["open_places"][0]
@@ -184,7 +184,7 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
         h, rng = _game(seed)
         sent: list = []
         while True:
-            roles = {c.name: c.role for c in h.room().game.players}
+            roles = {c.name: c.role for c in h.room().state.players}
             for name in NAMES:
                 count = len(h.messages(name))
                 h.send(name, action="ping", rev=h.pusher.last(name)["rev"])
@@ -193,10 +193,10 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
             others = [n for n in NAMES if n != knight]
             counts = {n: len(h.messages(n)) for n in others}
             steps = {n: h.view(n)["step"] for n in others}
-            phase_before = h.room().game.phase.value
+            phase_before = h.room().state.phase.value
             if not _move(h, rng, guard=True, sent=sent):
                 break
-            if phase_before != "guard" and h.room().game.phase.value == "guard":
+            if phase_before != "guard" and h.room().state.phase.value == "guard":
                 guard_steps += 1
                 assert all(len(h.messages(n)) == counts[n] for n in others if n != sent[-1][0])
                 assert {n: h.view(n)["step"] for n in others} == steps
@@ -209,17 +209,17 @@ def test_a_refusal_reads_the_same_on_every_path():
     h, _ = _game(0)
     for name in NAMES:
         h.send(name, action="ready")
-    assert h.view("Bo")["phase"] == "place_choice" and h.room().game.deadline
+    assert h.view("Bo")["phase"] == "place_choice" and h.room().state.deadline
     h.send("Bo", action="vote", target=None)  # a rules refusal, on its own
     alone = h.error("Bo")
     assert alone["code"] == "illegal_action" and "RULES" not in alone["message"]
     step = h.view("Bo")["step"]
     h.send("Bo", action="ready", step=step - 1)
     stale_alone = h.error("Bo")
-    h.clock.now = h.room().game.deadline + 1  # the next message also resolves the deadline
+    h.clock.now = h.room().state.deadline + 1  # the next message also resolves the deadline
     h.send("Bo", action="vote", target=None, step=step)
     with_deadline = h.error("Bo")
     assert with_deadline == stale_alone  # its step ended with the deadline: stale, same text
-    assert h.room().game.phase.value != "place_choice"
+    assert h.room().state.phase.value != "place_choice"
     h.send("Bo", action="vote", target=None)  # on the new step: the rules' own refusal
     assert "RULES" not in h.error("Bo")["message"]

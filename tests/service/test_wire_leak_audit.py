@@ -19,9 +19,9 @@ import random
 
 import pytest
 
-from functions.room_service import protocol
-from functions.room_service.memory import MemoryPusher
-from functions.room_service.service import view_for
+from functions.room_service.adapters.memory import MemoryPusher
+from functions.room_service.service import replies
+from functions.room_service.service.replies import view_for
 from tests.support.leaks import assert_no_leak
 from tests.support.service_harness import Harness
 
@@ -68,12 +68,12 @@ def _audit_game(count: int, seed: int, reveal: bool) -> int:
         assert not any(digest in text for digest in hashes), (player, "a token hash")
         if room is None or message["type"] != "view":
             continue
-        if room.game is not None:
-            assert str(room.game.rng) not in text, (player, "the RNG state")
+        if room.state is not None:
+            assert str(room.state.rng) not in text, (player, "the RNG state")
         assert message["view"] == view_for(room, player), (player, "view differs")
         views += 1
-        if room.game is not None and views % SCRAMBLE_EVERY == 0:
-            assert_no_leak(room.game, player, rng)
+        if room.state is not None and views % SCRAMBLE_EVERY == 0:
+            assert_no_leak(room.state, player, rng)
     return views
 
 
@@ -87,8 +87,8 @@ def test_no_message_to_any_phone_carries_a_secret(count, reveal):
 def _with_roles(view_for_function):
     def leaky(room, name, game_views=None):
         view = view_for_function(room, name, game_views)
-        if room.game is not None:
-            view["debug"] = {cat.name: cat.role.value for cat in room.game.players}
+        if room.state is not None:
+            view["debug"] = {cat.name: cat.role.value for cat in room.state.players}
         return view
 
     return leaky
@@ -96,21 +96,23 @@ def _with_roles(view_for_function):
 
 def _joined_with_earlier_tokens(monkeypatch):
     handed_out: list[str] = []
-    real = protocol.joined_message
+    real = replies.joined_message
 
     def leaky(room, name, token):
         message = {**real(room, name, token), "earlier": list(handed_out)}
         handed_out.append(token)
         return message
 
-    monkeypatch.setattr(protocol, "joined_message", leaky)
+    monkeypatch.setattr(replies, "joined_message", leaky)
 
 
 @pytest.mark.parametrize(
     "plant",
     [
         # the service adds every role to each view
-        lambda mp: mp.setattr("functions.room_service.service.view_for", _with_roles(view_for)),
+        lambda mp: mp.setattr(
+            "functions.room_service.service.delivery.view_for", _with_roles(view_for)
+        ),
         # the engine shows every role to everyone (the views then agree with view_for)
         lambda mp: mp.setattr(
             "engine.catch_the_witch.views._known_role", lambda s, cat, me, over: cat.role

@@ -28,7 +28,7 @@ from typing import Any
 from unittest import mock
 from urllib.parse import urlparse
 
-from functions.room_service import aws
+from functions.room_service.adapters import aws_client
 from local_stack.template import Template
 
 
@@ -175,7 +175,7 @@ def allowed(statements: list[dict[str, Any]], need: Need) -> bool:
 class CallRecorder:
     """Records every call of the handlers' boto3 clients, with the function making it.
 
-    The clients are the real ones (functions/room_service/aws.py's ``_client``); a hook on
+    The clients are the real ones (functions/room_service/adapters/aws_client.py's ``client``); a hook on
     each client's own event system sees the operation and its parameters before they are
     serialized. The function is the template's: each handler module named by a
     ``Handler`` is wrapped to say which function is running."""
@@ -188,8 +188,8 @@ class CallRecorder:
 
     @contextmanager
     def recording(self) -> Iterator["CallRecorder"]:
-        real_client = aws._client
-        patches = [mock.patch.object(aws, "_client", self._client_of(real_client))]
+        real_client = aws_client.client
+        patches = [mock.patch.object(aws_client, "client", self._client_of(real_client))]
         for logical_id, props in self.template.of_type("AWS::Serverless::Function").items():
             module_name, attribute = props["Handler"].rsplit(".", 1)
             module = __import__(module_name, fromlist=[attribute])

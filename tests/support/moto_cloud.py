@@ -19,7 +19,8 @@ from engine.catch_the_witch import bots
 from engine.rng import Rng
 from events.generate import websocket_event
 from functions import connect, disconnect, message, timer
-from functions.room_service import aws, lambda_app
+from functions.room_service.adapters import aws_client
+from functions.room_service.entrypoints import lambda_app
 from tests.support.service_harness import on_step
 
 REGION = "eu-west-1"
@@ -35,7 +36,7 @@ def moto_cloud() -> Iterator["Cloud"]:
            "AWS_SECRET_ACCESS_KEY": "testing", "TABLE_NAME": TABLE,
            "WEBSOCKET_ENDPOINT": "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"}  # fmt: skip
     with mock.patch.dict(os.environ, env), mock_aws():
-        aws._client.cache_clear()
+        aws_client.client.cache_clear()
         lambda_app._service.cache_clear()
         db = boto3.client("dynamodb")
         db.create_table(TableName=TABLE, BillingMode="PAY_PER_REQUEST",
@@ -50,7 +51,7 @@ def moto_cloud() -> Iterator["Cloud"]:
             try:
                 yield Cloud(clock)
             finally:
-                aws._client.cache_clear()
+                aws_client.client.cache_clear()
                 lambda_app._service.cache_clear()
 
 

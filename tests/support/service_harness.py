@@ -6,15 +6,15 @@ from typing import Any
 
 from engine.catch_the_witch import bots
 from engine.rng import Rng
-from functions.room_service.memory import (
+from functions.room_service.adapters.memory import (
     MemoryConnections,
     MemoryMetrics,
     MemoryPusher,
     MemoryRoomStore,
     MemoryTimers,
 )
-from functions.room_service.protocol import GAME_ACTIONS
-from functions.room_service.service import Ports, RoomService
+from functions.room_service.service.commands import GAME_ACTIONS
+from functions.room_service.service.room_service import Ports, RoomService
 
 
 def on_step(message: dict[str, Any], view: dict[str, Any] | None) -> dict[str, Any]:

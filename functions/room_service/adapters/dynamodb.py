@@ -1,19 +1,14 @@
-"""AWS adapters of the ports: DynamoDB (rooms, connections), API Gateway management
-API (pushes), SQS (timers).
-
-boto3 is imported and clients are built lazily, on first use, so tests can start moto
-(or the local stack its endpoints) first; endpoints come from the standard
-``AWS_ENDPOINT_URL`` / ``AWS_ENDPOINT_URL_<SERVICE>`` variables, which boto3 reads.
-"""
+"""The RoomStore and Connections ports over one DynamoDB table (conditional writes)."""
 
 import json
 import os
+import time
 import zlib
-from concurrent.futures import ThreadPoolExecutor
-from functools import cache
 from typing import Any
 
-from .model import Binding, Room, Submission, stored_room, stored_submission
+from ..domain.room import Binding, Room, Submission, stored_room, stored_submission
+from . import aws_client
+from .ports import Connections, RoomStore
 from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
 
 #: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); a seat's pending moves in a
@@ -26,25 +21,13 @@ SORT = "sk"
 SUBMISSION_TTL_SECONDS = 24 * 3600
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
 CONNECTION_TTL_SECONDS = 3 * 3600
-#: Posts run in parallel, one thread each (12 cats: one wave). Every client's connection
-#: pool matches it: botocore's default pool of 10 would make two of twelve posts wait.
-PUSH_THREADS = 12
-
-
-@cache
-def _client(service: str, endpoint_url: str | None = None):
-    import boto3
-    from botocore.config import Config
-
-    return boto3.client(service, endpoint_url=endpoint_url,
-                        config=Config(max_pool_connections=PUSH_THREADS))  # fmt: skip
 
 
 def table_name() -> str:
     return os.environ["TABLE_NAME"]
 
 
-class DynamoRoomStore:
+class DynamoRoomStore(RoomStore):
     def __init__(self, table: str | None = None):
         self.table = table or table_name()
         self.reads = 0
@@ -53,7 +36,7 @@ class DynamoRoomStore:
 
     @property
     def _db(self):
-        return _client("dynamodb")
+        return aws_client.client("dynamodb")
 
     def _item(self, room: Room) -> dict[str, Any]:
         body = stored_room(room)  # size-checked (model.MAX_ROOM_BYTES); bench/backend.py
@@ -178,17 +161,15 @@ def _connection_key(connection_id: str) -> dict[str, dict[str, str]]:
     return {KEY: {"S": f"CONN#{connection_id}"}, SORT: {"S": "CONN"}}
 
 
-class DynamoConnections:
+class DynamoConnections(Connections):
     def __init__(self, table: str | None = None, clock=None):
-        import time
-
         self.table = table or table_name()
         self.clock = clock or time.time
 
     def bind(self, connection_id: str, binding: Binding) -> None:
         # An update, not a put: the item may already hold the connection's message counter.
         expires = int(self.clock()) + CONNECTION_TTL_SECONDS
-        _client("dynamodb").update_item(
+        aws_client.client("dynamodb").update_item(
             TableName=self.table, Key=_connection_key(connection_id),
             UpdateExpression="SET room = :room, seat = :seat, token_hash = :token_hash, "
                              "expires_at = :expires_at",
@@ -200,7 +181,7 @@ class DynamoConnections:
 
     def lookup(self, connection_id: str) -> Binding | None:
         item = (
-            _client("dynamodb")
+            aws_client.client("dynamodb")
             .get_item(TableName=self.table, Key=_connection_key(connection_id))
             .get("Item")
         )
@@ -211,7 +192,11 @@ class DynamoConnections:
         its windows, and read the binding and the counter as they were (ALL_OLD). A
         second write only when a window restarts (ratelimit.count_message: at most once
         per third of a window's limit of messages)."""
-        db, key, size = _client("dynamodb"), _connection_key(connection_id), len(CONNECTION_WINDOWS)
+        db, key, size = (
+            aws_client.client("dynamodb"),
+            _connection_key(connection_id),
+            len(CONNECTION_WINDOWS),
+        )
         lasts = {f":l{i}": {"N": str(window_of(now, seconds))}
                  for i, (seconds, _) in enumerate(CONNECTION_WINDOWS)}  # fmt: skip
         old = db.update_item(
@@ -238,7 +223,7 @@ class DynamoConnections:
         return _binding(old), allowed
 
     def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
-        item = _client("dynamodb").update_item(
+        item = aws_client.client("dynamodb").update_item(
             TableName=self.table, ReturnValues="UPDATED_NEW",
             Key={KEY: {"S": f"IP#{address}"}, SORT: {"S": f"{kind}#{window_start}"}},
             UpdateExpression="SET expires_at = :expires_at ADD n :one",
@@ -248,7 +233,9 @@ class DynamoConnections:
         return int(item["n"]["N"])
 
     def unbind(self, connection_id: str) -> None:
-        _client("dynamodb").delete_item(TableName=self.table, Key=_connection_key(connection_id))
+        aws_client.client("dynamodb").delete_item(
+            TableName=self.table, Key=_connection_key(connection_id)
+        )
 
 
 def _binding(item: dict[str, Any] | None) -> Binding | None:
@@ -258,53 +245,3 @@ def _binding(item: dict[str, Any] | None) -> Binding | None:
     # An item written before bindings carried the token proves nothing: it holds no seat.
     token_hash = item.get("token_hash", {}).get("S", "")
     return Binding(item["room"]["S"], item["seat"]["S"], token_hash)
-
-
-class ApiGatewayPusher:
-    """Posts to connections in parallel; a 410 (GoneException) reports the id as gone and
-    never fails the request."""
-
-    def __init__(self, endpoint_url: str):
-        self.endpoint_url = endpoint_url
-        self.posted = 0
-
-    def push(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:
-        api = _client("apigatewaymanagementapi", self.endpoint_url)
-        gone_error = api.exceptions.GoneException
-
-        def post(item: tuple[str, dict[str, Any]]) -> str | None:
-            connection_id, message = item
-            try:
-                api.post_to_connection(ConnectionId=connection_id,
-                                       Data=json.dumps(message, separators=(",", ":")).encode())  # fmt: skip
-            except gone_error:
-                return connection_id
-            return None
-
-        self.posted += len(messages)
-        if len(messages) == 1:
-            results = [post(messages[0])]
-        else:
-            with ThreadPoolExecutor(min(PUSH_THREADS, len(messages))) as pool:
-                results = list(pool.map(post, messages))
-        return [connection_id for connection_id in results if connection_id]
-
-
-class SqsTimers:
-    """Per-message DelaySeconds (0–900) on a standard queue (ARCHITECTURE: timers)."""
-
-    MAX_DELAY = 900
-
-    def __init__(self, queue_url: str | None = None):
-        self.queue_url = queue_url or os.environ["TIMER_QUEUE_URL"]
-
-    def schedule(self, message: dict[str, Any], delay_seconds: float) -> None:
-        delay = min(self.MAX_DELAY, max(0, int(delay_seconds + 0.999)))  # never early
-        _client("sqs").send_message(QueueUrl=self.queue_url, MessageBody=json.dumps(message),
-                                    DelaySeconds=delay)  # fmt: skip
-
-
-def management_endpoint(domain_name: str, stage: str) -> str:
-    """The @connections endpoint of the API the event came through (or WEBSOCKET_ENDPOINT,
-    e.g. the local gateway)."""
-    return os.environ.get("WEBSOCKET_ENDPOINT") or f"https://{domain_name}/{stage}"

@@ -3,12 +3,13 @@
 import hashlib
 import secrets
 import zlib
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 
-from engine.catch_the_witch import GameState, Settings
 from engine.errors import GameError
+from engine.game import Game
+from engine.games import DEFAULT_GAME, game_of
 
 #: Room codes avoid letters that read alike aloud or on a small screen (I/1, O/0, L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -27,7 +28,7 @@ HOST_GRACE_SECONDS = 30
 #: In a game seats stay: a gone cat is played as Away (§9).
 LOBBY_SEAT_GRACE_SECONDS = 120
 #: A kicked cat is kept out of that room this long (by name, and by address when no
-#: seated cat shares it: see RoomService._kick).
+#: seated cat shares it: see lobby.ban).
 KICK_BAN_SECONDS = 600
 #: At most this many bans kept in a room (expired ones are dropped first, then the oldest).
 MAX_BANS = 24
@@ -55,20 +56,51 @@ class Ban(BaseModel):
 
 
 class Room(BaseModel):
+    """``game`` is the registry key (engine/games.py) of the game the room plays;
+    ``settings`` and ``state`` are that game's own models, parsed by that key."""
+
     model_config = ConfigDict(extra="forbid")
     code: str
     #: Guards every write (conditional update on this number).
     version: int = 0
     host: str
     seats: list[Seat] = Field(default_factory=list)
-    settings: Settings = Field(default_factory=Settings)
-    game: GameState | None = None
+    #: Required, though a room created without one plays DEFAULT_GAME (``_game_models``):
+    #: with no default it is stored even when it is the default (``stored_room``), so a
+    #: stored room never changes game when the default does.
+    game: str
+    settings: SerializeAsAny[BaseModel]
+    #: The game under way (None: the lobby).
+    state: SerializeAsAny[BaseModel] | None = None
     expires_at: int = 0
-    #: Kicked cats kept out for a while (at most MAX_BANS, see RoomService._kick).
+    #: Kicked cats kept out for a while (at most MAX_BANS, see lobby.ban).
     bans: list[Ban] = Field(default_factory=list)
     #: Not stored: the current step's pending moves by seat, as merged in at load
-    #: (``RoomService._load``), so a repeat of a move already made is taken once.
+    #: (``UnitOfWork.load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _game_models(cls, data: Any) -> Any:
+        """Settings and state as stored (plain JSON) become the room's game's models."""
+        if not isinstance(data, dict):
+            return data
+        data = {"game": DEFAULT_GAME, **data}
+        game = game_of(data["game"])
+        settings = data.get("settings")
+        if settings is None:
+            data["settings"] = game.default_settings()
+        elif not isinstance(settings, BaseModel):
+            data["settings"] = game.parse_settings(settings)
+        state = data.get("state")
+        if state is not None and not isinstance(state, BaseModel):
+            data["state"] = game.state_model.model_validate(state)
+        return data
+
+    @property
+    def rules(self) -> Game:
+        """The game this room plays (every call into the game goes through it)."""
+        return game_of(self.game)
 
     def seat(self, name: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.name == name), None)
@@ -86,7 +118,7 @@ class Room(BaseModel):
 
     @property
     def started(self) -> bool:
-        return self.game is not None
+        return self.state is not None
 
     @property
     def closed(self) -> bool:
@@ -157,7 +189,7 @@ class Submission(BaseModel):
 #: DynamoDB refuses an item over 400 KB with an error no player could read. Each item this
 #: service stores is checked against a bound well below it before any write, in every
 #: store, and refused with a clear error (nothing is written). A 12-cat room takes ~2 KB
-#: compressed at its largest; 40 pending moves (service.MAX_MOVES_PER_STEP) under 16 KB.
+#: compressed at its largest; 40 pending moves (unit_of_work.MAX_MOVES_PER_STEP) under 16 KB.
 MAX_ROOM_BYTES = 200_000
 MAX_SUBMISSION_BYTES = 64_000
 
@@ -172,8 +204,10 @@ class MovesTooLarge(GameError):
 
 def stored_room(room: Room) -> bytes:
     """The room as stored: zlib-compressed JSON (a 12-cat room's ~11 KB of repetitive JSON
-    stores in ~2 KB; DynamoDB bills a write unit per KB, a read unit per 4 KB)."""
-    body = zlib.compress(room.model_dump_json(exclude={"version", "expires_at"}).encode())
+    stores in ~2 KB; DynamoDB bills a write unit per KB, a read unit per 4 KB). Fields at
+    their defaults are left out: loading fills them in again."""
+    json = room.model_dump_json(exclude={"version", "expires_at"}, exclude_defaults=True)
+    body = zlib.compress(json.encode())
     if len(body) > MAX_ROOM_BYTES:
         raise RoomTooLarge(
             f"Room {room.code} has grown to {len(body)} bytes (limit {MAX_ROOM_BYTES})."

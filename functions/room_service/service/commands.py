@@ -1,4 +1,4 @@
-"""The wire protocol (docs/protocol.md): client messages in, server messages out.
+"""Commands: what a phone (docs/protocol.md) or a timer asks of the service, typed.
 
 Client → server: ``{"action": NAME, ...}``. NAME is a room action (below) or a
 RULES §12 game action (``vote``, ``play_card`` …, never ``timeout``). The acting
@@ -6,13 +6,11 @@ cat is the connection's seat; a ``player`` field naming anyone else is refused. 
 is the only field that names the action: a client ``type`` is refused, never passed on.
 Names a phone asks for are cleaned or refused by names.clean_name (codes ``name_*``).
 
-Server → client: ``{"type": "view", "seq": n, "rev": R, "view": {...}}`` (the whole
-current view; ``seq`` orders views, ``rev`` names this one for the next ping), ``{"type": "joined", "room": CODE, "name": NAME, "token": TOKEN}`` (keep the
-token to reconnect), ``{"type": "error", "code": ..., "message": ...}``,
-``{"type": "pong"}``.
+Timers (SQS, delayed): ``DeadlineTimer``, ``HostCheckTimer``, ``SeatCheckTimer``: the
+service schedules them and the timer handler reads them back with ``parse_timer``.
+Server → client messages are in replies.py.
 """
 
-import hashlib
 import json
 from typing import Annotated, Any, Literal
 
@@ -27,14 +25,13 @@ from pydantic import (
     ValidationError,
 )
 
-from engine.catch_the_witch import Settings, parse_action
-from engine.catch_the_witch.actions import ACTION_TYPES, NAME_MAX, Action, readable_error
-from engine.errors import InvalidAction
+from engine.errors import InvalidAction, readable_error
+from engine.game import NAME_MAX, Game
 from engine.games import DEFAULT_GAME, GAMES
-from functions.room_service.names import clean_name
 
-#: Hex digits of a view's ``rev``.
-REV_LENGTH = 16
+from ..domain.names import clean_name
+from .replies import REV_LENGTH
+
 #: Largest message a client may send (API Gateway allows 128 KB; nothing here needs 4).
 MAX_MESSAGE_BYTES = 4096
 
@@ -61,7 +58,8 @@ class CreateRoom(_Message):
     name: NewName
     #: The game the room plays (engine/games.py).
     game: Annotated[str, AfterValidator(_known_game)] = DEFAULT_GAME
-    settings: Settings = Field(default_factory=Settings)
+    #: The game's settings, read by that game (``parse_settings``); absent: its defaults.
+    settings: Any = None
 
 
 class Join(_Message):
@@ -76,7 +74,8 @@ class Leave(_Message):
 
 class ChangeSettings(_Message):
     action: Literal["settings"]
-    settings: Settings
+    #: Read by the room's game once the room is loaded (``parse_settings``).
+    settings: Any
 
 
 class Reorder(_Message):
@@ -115,18 +114,52 @@ RoomAction = Annotated[
 ]
 ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "hand_over",
                 "start", "rematch", "ping")  # fmt: skip
-GAME_ACTIONS = tuple(t for t in ACTION_TYPES if t != "timeout")
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 
 
+def move_types() -> frozenset[str]:
+    """Every move some registered game takes (a game registered later counts too)."""
+    return frozenset().union(*(game.move_types for game in GAMES.values()))
+
+
+#: The moves of the games shipped (the server's own ``timeout`` is never one).
+GAME_ACTIONS = tuple(sorted(move_types()))
+
+
+class Move(_Message):
+    """A game move as the phone sent it: read by the room's game once the room is loaded
+    (``read_move``), since only the room knows which game it plays."""
+
+    type: str
+    fields: dict[str, Any]
+
+
 class GameMove(_Message):
-    """A RULES §12 action from a seat; ``action.player`` is filled in by the service.
+    """A game move from a seat; its ``player`` is filled in by the service.
 
     ``step`` is the ``step`` of the view the move was made on: the room takes the move only
     on that step, so a late, replayed or retried frame never lands on a later one."""
 
-    move: Any  # an engine Action (frozen pydantic model)
+    move: Move
     step: StrictInt
+
+
+def read_move(game: Game, move: Move) -> BaseModel:
+    """``move`` as ``game``'s action (InvalidAction if it is none); its ``player`` is the
+    one the phone named, if any (the handler sets it to the seat)."""
+    if move.type not in game.move_types:
+        raise InvalidAction(f"Unknown action {move.type[:30]!r}.")
+    return game.parse_move({**move.fields, "type": move.type})
+
+
+def read_settings(game: Game, data: Any, kind: str) -> BaseModel:
+    """The host's settings as ``game``'s model; InvalidAction names the field at fault."""
+    try:
+        return game.parse_settings(data)
+    except ValidationError as exc:
+        errors = [{**error, "loc": ("settings", *error["loc"])} for error in exc.errors()]
+        located = ValidationError.from_exception_data(exc.title, errors)
+        raise InvalidAction(readable_error(located, kind)) from exc
 
 
 def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
@@ -157,12 +190,12 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
             return _ROOM_ADAPTER.validate_python(data)
         except ValidationError as exc:
             raise InvalidAction(readable_error(exc, name)) from exc
-    if name in GAME_ACTIONS:
+    if name in move_types():
         fields = {key: value for key, value in data.items() if key not in ("action", "step")}
         step = data.get("step")
         if type(step) is not int:
             raise InvalidAction("A move names the step it was made on: the view's 'step'.")
-        return GameMove(move=parse_action({**fields, "type": name}), step=step)
+        return GameMove(move=Move(type=name, fields=fields), step=step)
     if name == "timeout":
         raise InvalidAction("Timers are the server's job.")
     if name is None:
@@ -170,25 +203,44 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
     raise InvalidAction(f"Unknown action {str(name)[:30]!r}.")
 
 
-# -- server → client ----------------------------------------------------------------------
-def view_message(seq: int, view: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "view", "seq": seq, "rev": rev(view), "view": view}
+# -- timers -------------------------------------------------------------------------------
+class DeadlineTimer(BaseModel):
+    """Time out ``step`` of the room's game, due at ``deadline`` (absolute seconds)."""
+
+    kind: Literal["deadline"] = "deadline"
+    room: str
+    step: int
+    deadline: float
 
 
-def rev(view: dict[str, Any]) -> str:
-    """A short digest of one seat's view: equal revs, equal views. It is a function of that
-    view alone, so a phone learns from it nothing its view does not show."""
-    text = json.dumps(view, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2s(text.encode(), digest_size=REV_LENGTH // 2).hexdigest()
+class HostCheckTimer(BaseModel):
+    """The host's phone went away: pass host powers on if it is still gone (§10)."""
+
+    kind: Literal["host_check"] = "host_check"
+    room: str
 
 
-def error_message(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+class SeatCheckTimer(BaseModel):
+    """A lobby seat's phone went away: free the seat if it is still gone (issue 18)."""
+
+    kind: Literal["seat_check"] = "seat_check"
+    room: str
+    seat: str
 
 
-def joined_message(room: str, name: str, token: str) -> dict[str, Any]:
-    return {"type": "joined", "room": room, "name": name, "token": token}
+TimerMessage = DeadlineTimer | HostCheckTimer | SeatCheckTimer
+_TIMER_ADAPTER: TypeAdapter[TimerMessage] = TypeAdapter(
+    Annotated[TimerMessage, Field(discriminator="kind")]
+)
 
 
-PONG = {"type": "pong"}
-__all__ = ["Action", "GameMove", "RoomAction", "parse_client_message"]
+def parse_timer(data: Any) -> TimerMessage | None:
+    """A timer message as the queue delivered it; None for one no service sends (nothing
+    to do: a poison message is not retried for ever)."""
+    try:
+        return _TIMER_ADAPTER.validate_python(data)
+    except ValidationError:
+        return None
+
+
+__all__ = ["GameMove", "RoomAction", "TimerMessage", "parse_client_message", "parse_timer"]

@@ -12,14 +12,11 @@ from typing import Any
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 
-from .aws import (
-    ApiGatewayPusher,
-    DynamoConnections,
-    DynamoRoomStore,
-    SqsTimers,
-    management_endpoint,
-)
-from .service import Ports, RoomService
+from ..adapters import ports
+from ..adapters.apigateway import ApiGatewayPusher, management_endpoint
+from ..adapters.dynamodb import DynamoConnections, DynamoRoomStore
+from ..adapters.sqs import SqsTimers
+from ..service.room_service import Ports, RoomService
 
 SERVICE = "catch-the-witch"
 logger = Logger(service=SERVICE)
@@ -27,7 +24,7 @@ metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "Catc
                   service=SERVICE)  # fmt: skip
 
 
-class PowertoolsMetrics:
+class PowertoolsMetrics(ports.Metrics):
     """The Metrics port: counts to CloudWatch (EMF); room and seat into every log line.
     Tokens and roles are never logged: the service passes neither."""
 

@@ -31,8 +31,8 @@ looks like v, its capital Ν like N), and "Ian"/"lan" only look alike as typed.
 
 import unicodedata
 
-from engine.catch_the_witch.actions import NAME_MAX
 from engine.errors import IllegalAction, InvalidAction
+from engine.game import NAME_MAX
 
 #: Visible characters (not counting combining marks) a name may have.
 NAME_VISIBLE_MAX = 20

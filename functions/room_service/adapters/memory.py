@@ -3,11 +3,13 @@
 import threading
 from typing import Any
 
-from .model import Binding, Room, Submission, stored_room, stored_submission
+from ..domain.room import Binding, Room, Submission, stored_room, stored_submission
+from ..service.commands import TimerMessage
+from .ports import Connections, Metrics, Pusher, RoomStore, Timers
 from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
 
 
-class MemoryRoomStore:
+class MemoryRoomStore(RoomStore):
     def __init__(self) -> None:
         self._rooms: dict[str, str] = {}
         self._subs: dict[tuple[str, int, str], str] = {}
@@ -73,8 +75,8 @@ class MemoryRoomStore:
             return True
 
 
-class MemoryConnections:
-    """Bindings and the rate counters of aws.DynamoConnections, in one process; share one
+class MemoryConnections(Connections):
+    """Bindings and the rate counters of dynamodb.DynamoConnections, in one process; share one
     between several services to play several Lambda containers."""
 
     def __init__(self) -> None:
@@ -112,7 +114,7 @@ class MemoryConnections:
             return self.hits[key]
 
 
-class MemoryPusher:
+class MemoryPusher(Pusher):
     """Records every message per connection; ``gone`` connections answer 410."""
 
     def __init__(self) -> None:
@@ -133,15 +135,16 @@ class MemoryPusher:
                     None)  # fmt: skip
 
 
-class MemoryTimers:
+class MemoryTimers(Timers):
     def __init__(self) -> None:
+        #: (the message as the timer handler will receive it, the delay)
         self.scheduled: list[tuple[dict[str, Any], float]] = []
 
-    def schedule(self, message: dict[str, Any], delay_seconds: float) -> None:
-        self.scheduled.append((message, delay_seconds))
+    def schedule(self, timer: TimerMessage, delay_seconds: float) -> None:
+        self.scheduled.append((timer.model_dump(mode="json"), delay_seconds))
 
 
-class MemoryMetrics:
+class MemoryMetrics(Metrics):
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
         self.contexts: list[tuple[str, str | None]] = []

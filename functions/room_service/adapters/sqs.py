@@ -1,0 +1,22 @@
+"""The Timers port over SQS: a timer is a delayed message to the timer handler."""
+
+import os
+
+from ..service.commands import TimerMessage
+from . import aws_client
+from .ports import Timers
+
+
+class SqsTimers(Timers):
+    """Per-message DelaySeconds (0–900) on a standard queue (ARCHITECTURE: timers)."""
+
+    MAX_DELAY = 900
+
+    def __init__(self, queue_url: str | None = None):
+        self.queue_url = queue_url or os.environ["TIMER_QUEUE_URL"]
+
+    def schedule(self, timer: TimerMessage, delay_seconds: float) -> None:
+        delay = min(self.MAX_DELAY, max(0, int(delay_seconds + 0.999)))  # never early
+        aws_client.client("sqs").send_message(
+            QueueUrl=self.queue_url, MessageBody=timer.model_dump_json(), DelaySeconds=delay
+        )

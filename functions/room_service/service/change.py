@@ -1,0 +1,93 @@
+"""What a command asks of a room once it is written: the Change a handler returns, and
+the Commit a unit of work hands to delivery (the room as written, and what to send)."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.effects import Effect
+
+from ..domain.room import Room
+from .commands import TimerMessage
+
+
+@dataclass
+class Pong:
+    connection_id: str
+    name: str
+    #: The ``rev`` of the view the phone shows (None: it has none).
+    client_rev: str | None
+    #: Answer with a pong frame (a ping), or only with the view if it differs (a move).
+    answer: bool = True
+
+
+@dataclass
+class PendingMove:
+    """A move that leaves the step as it is: written as the seat's own submission only."""
+
+    player: str
+    action: dict[str, Any]
+    at: float
+    state: BaseModel
+    effects: list[Effect]
+
+
+@dataclass
+class Change:
+    """What a change of a room asks for once it is written."""
+
+    direct: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    timers: list[tuple[TimerMessage, float]] = field(default_factory=list)
+    write: bool = True
+    push_views: bool = True
+    #: Connections the change let go (a leave, a kick): unbound once it is written.
+    released: list[str] = field(default_factory=list)
+    submission: PendingMove | None = None
+    #: The change only seated a reconnected phone: its command runs next, on its seat.
+    then_act: bool = False
+    #: Answer a ping (or a repeated move) after the write: with the seat's view if the
+    #: phone's is another.
+    pong: Pong | None = None
+
+
+def no_change() -> Change:
+    return Change(write=False, push_views=False)
+
+
+@dataclass
+class Seen:
+    """What a room's phones were last sent: its game and who was connected, before a
+    change (a game never changes a state in place: ``apply`` returns a new one)."""
+
+    state: BaseModel | None
+    connected: dict[str, bool]
+    host: str
+
+    @classmethod
+    def of(cls, room: Room) -> "Seen":
+        connected = {seat.name: seat.connection is not None for seat in room.seats}
+        return cls(room.state, connected, room.host)
+
+    def game_views(self, room: Room, views: dict[str, dict] | None) -> dict[str, dict] | None:
+        """The game views the phones had, to compare with ``views`` (``room``'s); None when
+        every view changed anyway: the lobby, a start, a seat (dis)connected, a new host."""
+        now = Seen.of(room)
+        if (
+            self.state is None
+            or views is None
+            or (self.connected, self.host) != (now.connected, now.host)
+        ):
+            return None
+        return views if self.state is room.state else room.rules.views(self.state)
+
+
+@dataclass
+class Commit:
+    """A unit of work's outcome: ``room`` as written (or as read, when nothing needed
+    writing), the ``change`` to deliver, the views' ``seq``, and what the phones had."""
+
+    room: Room
+    change: Change
+    seq: int
+    seen: Seen | None = None

@@ -1,0 +1,60 @@
+"""Delivery: after a unit of work has written, schedule its timers and push its messages
+and views. It returns the connections found gone (HTTP 410) and changes nothing itself:
+the caller decides what a gone phone means for its seat."""
+
+from typing import Any
+
+from ..adapters.ports import Pusher, Timers
+from . import replies
+from .change import Commit, Seen
+from .replies import view_for
+
+
+class Delivery:
+    def __init__(self, pusher: Pusher, timers: Timers) -> None:
+        self.pusher = pusher
+        self.timers = timers
+
+    def deliver(self, commit: Commit) -> list[str]:
+        """Everything ``commit`` asks to send; the connections found gone."""
+        room, change = commit.room, commit.change
+        for timer, delay in change.timers:
+            self.timers.schedule(timer, delay)
+        gone = [c for c, message in change.direct for c in self.pusher.push([(c, message)])]
+        pushed: set[str] = set()
+        if change.push_views:
+            pushed, gone_views = self._push_views(commit.room, commit.seq, commit.seen)
+            gone += gone_views
+        if change.pong:
+            pong = change.pong
+            if pong.answer:
+                gone += self.pusher.push([(pong.connection_id, replies.PONG)])
+            # Nothing in the answer depends on anything but the seat's own view: neither
+            # other seats' pending moves nor steps the seat does not see (issue 18).
+            if pong.name not in pushed:
+                view = replies.view_message(commit.seq, view_for(room, pong.name))
+                if view["rev"] != pong.client_rev:
+                    gone += self.pusher.push([(pong.connection_id, view)])
+        return gone
+
+    def send(self, connection_id: str, message: dict[str, Any]) -> list[str]:
+        """One message to one phone; the connection if it was found gone."""
+        return self.pusher.push([(connection_id, message)])
+
+    def _push_views(self, room, seq: int, seen: Seen | None) -> tuple[set[str], list[str]]:
+        """Each connected seat's new view, except to seats that already have it (a place, a
+        witch's choice, a Seer's look change only the mover's own view): the seats pushed,
+        and the connections found gone."""
+        game_views = room.rules.views(room.state) if room.state else None
+        had = seen.game_views(room, game_views) if seen else None
+        seats = [
+            s for s in room.seats
+            if s.connection and not (had and had.get(s.name) == game_views[s.name])
+        ]  # fmt: skip
+        if not seats:
+            return set(), []
+        messages = [
+            (seat.connection, replies.view_message(seq, view_for(room, seat.name, game_views)))
+            for seat in seats
+        ]
+        return {seat.name for seat in seats}, self.pusher.push(messages)

@@ -1,0 +1,136 @@
+"""Handlers of the game: start, rematch, moves, pings and deadlines. Each changes the room
+it is given and returns a Change; every call into the game goes through ``room.rules``
+(engine/game.py), so no handler knows which game a room plays."""
+
+import secrets
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from engine.effects import Effect, GameOver
+from engine.errors import GameError, IllegalAction
+from engine.game import Game
+
+from ..adapters.ports import Metrics
+from ..domain.lobby import host_only, lobby_only
+from ..domain.room import Room
+from . import commands, replies
+from .change import Change, PendingMove, Pong, no_change
+from .commands import DeadlineTimer, GameMove, Ping, Rematch, Start
+from .deadlines import TIMER_MARGIN_SECONDS, deadline_timers, time_left
+
+#: A turn of a game: (the game, its state, now) → the new state and its effects.
+Turn = Callable[[Game, BaseModel, float], tuple[BaseModel, list[Effect]]]
+
+
+class StaleMove(GameError):
+    """A move made on another step than the seat's current one: harmless, nothing used."""
+
+    code = "stale_move"
+
+
+class GameHandlers:
+    clock: Callable[[], float]
+    metrics: Metrics
+
+    def start(self, room: Room, name: str, connection_id: str, msg: Start) -> Change:
+        host_only(room, name, "start the game")
+        lobby_only(room, "start the game")
+        game = room.rules
+        problem = game.start_problem(room.settings, len(room.seats))
+        if problem:
+            raise IllegalAction(problem, "§10")
+        names = [seat.name for seat in room.seats]
+        state = game.new_game(names, room.settings, seed=secrets.randbits(32), host=room.host)
+        return self._begin(room, state)
+
+    def rematch(self, room: Room, name: str, connection_id: str, msg: Rematch) -> Change:
+        host_only(room, name, "start a rematch")
+        game = room.rules
+        if room.state is None or not game.is_over(room.state):
+            raise IllegalAction("A rematch can start only after the result screen.", "§10")
+        return self._begin(room, game.rematch(room.state, seed=secrets.randbits(32)))
+
+    def _begin(self, room: Room, state: BaseModel) -> Change:
+        room.state, effects = room.rules.start(state, self.clock())
+        self.metrics.count("GamesStarted")
+        return Change(timers=deadline_timers(room, effects, self.clock()))
+
+    def ping(self, room: Room, name: str, connection_id: str, msg: Ping) -> Change:
+        """Heartbeat. A client behind (or just connected) gets its view again; a passed
+        deadline is resolved here too (the backstop for a lost timer)."""
+        change = self._backstop(room)
+        change.pong = Pong(connection_id, name, msg.rev)
+        return change
+
+    def move(self, room: Room, name: str, connection_id: str, msg: GameMove) -> Change:
+        game = room.rules
+        move = commands.read_move(game, msg.move)  # a move the game cannot read: refused first
+        if room.state is None:
+            raise IllegalAction("The game has not started yet.")
+        if getattr(move, "player", None) not in (None, name):
+            raise IllegalAction("You can only act for yourself.")
+        action = move.model_copy(update={"player": name})
+        change = self._backstop(room)
+        self.metrics.count("Actions")
+        if msg.step != game.seat_step(room.state, name):
+            # Late, replayed, or made on a view the phone had not caught up from: never
+            # taken on another step than its own (the phone's view shows the step now).
+            stale = StaleMove("That step is over: your move was not used.")
+            if not change.write:
+                raise stale
+            change.direct.append((connection_id, replies.error_message(stale.code, stale.message)))
+            return change
+        made = action.model_dump(mode="json")
+        if not change.write and made in room.pending_moves.get(name, ()):
+            # The same move again on its step (a retry whose first send did land): taken once.
+            self.metrics.count("RepeatedMoves")
+            return Change(
+                write=False, push_views=False, pong=Pong(connection_id, name, None, False)
+            )
+        if not change.write:  # the usual case: try the conflict-free path
+            now = self.clock()
+            state, effects = game.apply(room.state, action, now)  # a GameError: to the sender
+            if game.step(state) == game.step(room.state):
+                pending = PendingMove(name, made, now, state, effects)
+                return Change(write=False, submission=pending)
+        try:
+            self.play(room, change, lambda game, state, now: game.apply(state, action, now))
+        except GameError as exc:
+            if not change.write:
+                raise  # nothing else happened: refuse without writing
+            change.direct.append((connection_id, replies.error_message(exc.code, exc.message)))
+        return change
+
+    def _backstop(self, room: Room) -> Change:
+        """§9 / ARCHITECTURE: any message after a passed deadline also resolves it."""
+        if time_left(room, self.clock()) != 0:
+            return no_change()
+        change = Change()
+        self.play(room, change, _time_out)
+        self.metrics.count("DeadlinesByBackstop")
+        return change
+
+    def fire_deadline(self, room: Room, timer: DeadlineTimer) -> Change:
+        left = time_left(room, self.clock())
+        if left is None or timer.step != room.rules.step(room.state):
+            return no_change()  # stale or duplicate: that step is over
+        if left > 0:  # early: wait for the rest
+            return Change(write=False, push_views=False,
+                          timers=[(timer, left + TIMER_MARGIN_SECONDS)])  # fmt: skip
+        change = Change()
+        self.play(room, change, _time_out)
+        return change
+
+    def play(self, room: Room, change: Change, turn: Turn) -> None:
+        """One turn of the room's game (a move, a time-out, a departure) into ``change``."""
+        room.state, effects = turn(room.rules, room.state, self.clock())
+        change.write = True
+        change.push_views = True
+        change.timers.extend(deadline_timers(room, effects, self.clock()))
+        if any(isinstance(e, GameOver) for e in effects):
+            self.metrics.count("GamesFinished")
+
+
+def _time_out(game: Game, state: BaseModel, now: float) -> tuple[BaseModel, list[Effect]]:
+    return game.time_out(state, now)

@@ -1,0 +1,99 @@
+"""Handlers of the lobby and of seats: leave, settings, reorder, kick, hand over, a phone
+gone, and the host's and lobby seats' timers. The rules are in domain/lobby.py; each
+handler changes the room it is given and returns a Change."""
+
+from collections.abc import Callable
+
+from ..adapters.ports import Metrics
+from ..domain import lobby
+from ..domain.room import HOST_GRACE_SECONDS, KICK_BAN_SECONDS, LOBBY_SEAT_GRACE_SECONDS, Room
+from . import commands, replies
+from .change import Change, no_change
+from .commands import ChangeSettings, HandOver, HostCheckTimer, Kick, Leave, Reorder, SeatCheckTimer
+from .deadlines import TIMER_MARGIN_SECONDS
+from .game_handlers import Turn
+
+
+class LobbyHandlers:
+    clock: Callable[[], float]
+    metrics: Metrics
+    play: Callable[[Room, Change, Turn], None]
+
+    def leave(self, room: Room, name: str, connection_id: str, msg: Leave) -> Change:
+        seat = room.seat(name)
+        if not room.started:
+            lobby.free_seat(room, seat, self.clock())
+        else:
+            seat.connection, seat.disconnected_at = None, self.clock()
+            room.revoke_token(seat)
+            if room.host == name:
+                lobby.pass_host(room, anyone=True)
+        change = Change(released=[connection_id])
+        if room.state is not None:  # the game plays on without them (its own rules say how)
+            self.play(room, change, lambda game, state, now: game.leave(state, name, now))
+        return change
+
+    def settings(self, room: Room, name: str, connection_id: str, msg: ChangeSettings) -> Change:
+        lobby.host_only(room, name, "change the settings")
+        lobby.lobby_only(room, "change the settings")
+        room.settings = commands.read_settings(room.rules, msg.settings, msg.action)
+        return Change()
+
+    def reorder(self, room: Room, name: str, connection_id: str, msg: Reorder) -> Change:
+        lobby.host_only(room, name, "reorder the seats")
+        lobby.lobby_only(room, "reorder the seats")
+        lobby.reorder(room, msg.order)
+        return Change()
+
+    def kick(self, room: Room, name: str, connection_id: str, msg: Kick) -> Change:
+        lobby.host_only(room, name, "kick a cat")
+        lobby.lobby_only(room, "kick a cat")
+        seat = lobby.kick(room, name, msg.target, self.clock())
+        if seat.connection is None:
+            return Change()
+        kicked = replies.error_message(
+            "kicked",
+            "The host removed you from the room. You can't join it again for "
+            f"{KICK_BAN_SECONDS // 60} minutes.",
+        )
+        return Change(direct=[(seat.connection, kicked)], released=[seat.connection])
+
+    def hand_over(self, room: Room, name: str, connection_id: str, msg: HandOver) -> Change:
+        lobby.host_only(room, name, "hand over host")
+        lobby.hand_over(room, name, msg.target)
+        return Change()
+
+    def phone_gone(self, room: Room, name: str, connection_id: str) -> Change:
+        """``$disconnect``: the seat's phone went away; its grace periods start."""
+        seat = room.seat(name)
+        if seat is None or seat.connection != connection_id:
+            return no_change()  # already replaced by a newer connection
+        seat.connection, seat.disconnected_at = None, self.clock()
+        change = Change()
+        if room.host == name:
+            check = HostCheckTimer(room=room.code)
+            change.timers.append((check, HOST_GRACE_SECONDS + TIMER_MARGIN_SECONDS))
+        if not room.started:  # a lobby seat gone a while is freed (issue 18)
+            check = SeatCheckTimer(room=room.code, seat=name)
+            change.timers.append((check, LOBBY_SEAT_GRACE_SECONDS + TIMER_MARGIN_SECONDS))
+        return change
+
+    def connections_gone(self, room: Room, gone: list[str]) -> Change:
+        """Pushes found these connections gone (410): their seats are disconnected."""
+        touched = False
+        for seat in room.seats:
+            if seat.connection in gone:
+                seat.connection, seat.disconnected_at, touched = None, self.clock(), True
+        return Change(push_views=False) if touched else no_change()
+
+    def check_host(self, room: Room, timer: HostCheckTimer) -> Change:
+        seat = room.seat(room.host)
+        if seat is None or seat.connection is not None or seat.disconnected_at is None:
+            return no_change()
+        if self.clock() - seat.disconnected_at < HOST_GRACE_SECONDS:
+            return no_change()
+        return Change() if lobby.pass_host(room) else no_change()
+
+    def free_gone_seats(self, room: Room, timer: SeatCheckTimer | None = None) -> Change:
+        """The ``seat_check`` timer, and every join (in case that timer was lost)."""
+        return Change() if lobby.free_gone_seats(room, self.clock()) else no_change()

@@ -1,0 +1,67 @@
+"""Replies: what the service sends a phone (docs/protocol.md), and the views it shows.
+
+``{"type": "view", "seq": n, "rev": R, "view": {...}}`` (the whole current view; ``seq``
+orders views, ``rev`` names this one for the next ping), ``{"type": "joined", "room": CODE,
+"name": NAME, "token": TOKEN}`` (keep the token to reconnect), ``{"type": "error",
+"code": ..., "message": ...}``, ``{"type": "pong"}``.
+"""
+
+import hashlib
+import json
+from typing import Any
+
+from ..domain.room import Room
+
+#: Hex digits of a view's ``rev``.
+REV_LENGTH = 16
+
+
+# -- server → client ----------------------------------------------------------------------
+def view_message(seq: int, view: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "view", "seq": seq, "rev": rev(view), "view": view}
+
+
+def rev(view: dict[str, Any]) -> str:
+    """A short digest of one seat's view: equal revs, equal views. It is a function of that
+    view alone, so a phone learns from it nothing its view does not show."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2s(text.encode(), digest_size=REV_LENGTH // 2).hexdigest()
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def joined_message(room: str, name: str, token: str) -> dict[str, Any]:
+    return {"type": "joined", "room": room, "name": name, "token": token}
+
+
+PONG = {"type": "pong"}
+
+
+# -- views --------------------------------------------------------------------------------
+def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -> dict[str, Any]:
+    """The whole current view for one seat: the lobby, or the game view with room facts
+    (``game_views``: the game's views of every seat, when already built)."""
+    connected = {seat.name: seat.connection is not None for seat in room.seats}
+    game = room.rules
+    if room.state is None:
+        count = len(room.seats)
+        return {
+            "phase": "lobby",
+            "game": room.game,
+            "room": room.code,
+            "you": name,
+            "host": room.host,
+            "seats": [
+                {"name": s.name, "seat": i, "connected": connected[s.name]}
+                for i, s in enumerate(room.seats, 1)
+            ],
+            "settings": room.settings.model_dump(mode="json"),
+            **game.lobby_facts(room.settings, count),
+            "start_problem": game.start_problem(room.settings, count),
+        }
+    view = dict(game_views[name]) if game_views else game.views(room.state)[name]
+    view["room"] = room.code
+    view["connected"] = connected
+    return view

@@ -1,0 +1,312 @@
+"""RoomService: the entrypoints' one door. It routes each event to its handler and runs
+that handler as a unit of work, then delivers what was committed:
+
+    entrypoint → command (commands.py) → handler (lobby_handlers.py, game_handlers.py)
+    → unit of work (unit_of_work.py: load, change, conditional write) → delivery
+    (delivery.py: push, schedule; returns the phones found gone)
+
+Nothing below calls back up: what a gone phone means for its seat is decided here, as a
+unit of work of its own. No AWS imports here: the outside world is behind the ports.
+"""
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import GameError, IllegalAction, InvalidAction
+from engine.games import game_of
+
+from ..adapters.ports import Connections, Metrics, Pusher, RoomStore, Timers
+from ..adapters.ratelimit import (
+    CONNECTS_PER_IP_PER_MINUTE,
+    JOIN_ATTEMPTS_PER_IP_PER_HOUR,
+    ROOMS_PER_IP_PER_HOUR,
+)
+from ..domain import lobby
+from ..domain.lobby import CannotJoin
+from ..domain.room import (
+    ROOM_TTL_SECONDS,
+    Binding,
+    Room,
+    Seat,
+    address_key,
+    hash_token,
+    new_code,
+    new_token,
+    normalise_code,
+)
+from . import commands, replies
+from .admission import Admission, Refused, TooManyConnections, TooManyJoins, TooManyRooms
+from .change import Change, Commit
+from .commands import (
+    ChangeSettings,
+    CreateRoom,
+    DeadlineTimer,
+    GameMove,
+    HandOver,
+    HostCheckTimer,
+    Join,
+    Kick,
+    Leave,
+    Ping,
+    Rematch,
+    Reorder,
+    SeatCheckTimer,
+    Start,
+)
+from .delivery import Delivery
+from .game_handlers import GameHandlers
+from .lobby_handlers import LobbyHandlers
+from .unit_of_work import Busy, NoSuchRoom, UnitOfWork
+
+MAX_CODE_ATTEMPTS = 20
+
+
+@dataclass
+class Ports:
+    store: RoomStore
+    connections: Connections
+    pusher: Pusher
+    timers: Timers
+    metrics: Metrics
+
+
+class RoomService(LobbyHandlers, GameHandlers):
+    def __init__(
+        self,
+        ports: Ports,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+        jitter: Callable[[], float] = random.random,
+    ):
+        self.ports = ports
+        self.clock = clock
+        self.metrics = ports.metrics
+        self.admission = Admission(ports.connections, ports.metrics, clock)
+        self.unit_of_work = UnitOfWork(
+            ports.store, clock, sleep, jitter,
+            on_conflict=lambda: self.metrics.count("WriteConflicts"),
+        )  # fmt: skip
+        self.delivery = Delivery(ports.pusher, ports.timers)
+        self.seat_handlers: dict[type, Callable[[Room, str, str, Any], Change]] = {
+            Leave: self.leave, ChangeSettings: self.settings, Reorder: self.reorder,
+            Kick: self.kick, HandOver: self.hand_over, Start: self.start,
+            Rematch: self.rematch, Ping: self.ping, GameMove: self.move,
+        }  # fmt: skip
+
+    # == entrypoints =======================================================================
+    def connect(self, connection_id: str, room_code: str | None, token: str | None,
+                source_ip: str | None = None) -> None:  # fmt: skip
+        """``$connect``: a phone with no token may connect (it will create or join);
+        one with a token is bound to its seat, or refused. ``source_ip``: the caller's
+        address as API Gateway saw it (the request context), for per-address limits."""
+        if self.admission.over(source_ip, "CONNECT", 60, CONNECTS_PER_IP_PER_MINUTE):
+            raise TooManyConnections(
+                f"Too many new connections from your network: at most "
+                f"{CONNECTS_PER_IP_PER_MINUTE} a minute. Try again in a minute."
+            )
+        if not room_code and not token:
+            return
+        if not (room_code and token):
+            raise Refused("Reconnecting needs both the room code and the seat token.")
+        code = normalise_code(room_code)
+        room = self.ports.store.load(code)
+        seat = room.seat_by_token(token) if room else None
+        if seat is None:
+            raise Refused("That seat token is not valid for this room.")
+        # The seat is not taken over here: API Gateway answers 410 to posts while $connect
+        # runs, and a push from another cat's move would then free the seat again. The
+        # connection takes its seat with its first message (the phone pings at once).
+        self.ports.connections.bind(connection_id, Binding(code, seat.name, seat.token_hash))
+
+    def disconnect(self, connection_id: str) -> None:
+        """``$disconnect`` (best effort): free the seat's connection; start the host's grace."""
+        where = self.ports.connections.lookup(connection_id)
+        self.ports.connections.unbind(connection_id)
+        if where is not None:
+            self._server_event(
+                where.room, lambda room: self.phone_gone(room, where.seat, connection_id)
+            )
+
+    def message(self, connection_id: str, body: str | bytes | None,
+                source_ip: str | None = None) -> None:  # fmt: skip
+        """A frame from a phone. Errors go back to the sender only; nothing else changes.
+        ``source_ip``: the caller's address from the request context (see ``connect``)."""
+        try:
+            self.admission.allow(connection_id)
+            command = commands.parse_client_message(body)
+            if isinstance(command, CreateRoom):
+                self._create_room(connection_id, command, source_ip)
+            elif isinstance(command, Join):
+                self._join(connection_id, command, source_ip)
+            else:
+                self._as_seat(connection_id, command)
+        except GameError as exc:
+            self.metrics.count("RejectedMessages")
+            self._send(connection_id, replies.error_message(exc.code, exc.message))
+
+    def timer(self, message: dict[str, Any]) -> None:
+        """A delayed SQS message: a step's deadline, the host's grace period, or the wait
+        before a gone phone's lobby seat is freed."""
+        timer = commands.parse_timer(message)
+        if isinstance(timer, DeadlineTimer):
+            self._server_event(timer.room, lambda room: self.fire_deadline(room, timer))
+        elif isinstance(timer, HostCheckTimer):
+            self._server_event(timer.room, lambda room: self.check_host(room, timer))
+        elif isinstance(timer, SeatCheckTimer):
+            self._server_event(timer.room, lambda room: self.free_gone_seats(room, timer))
+
+    def current_room(self, code: str) -> Room:
+        """The room as players see it: stored state plus the pending moves of its step."""
+        return self.unit_of_work.load(normalise_code(code)).room
+
+    # == commands of a seat ==================================================================
+    def _as_seat(self, connection_id: str, command: Any) -> None:
+        """A command from a seated phone: its handler runs on the seat its binding holds."""
+        binding = self.admission.arrive(connection_id)
+        if binding is None:
+            if isinstance(command, Ping):
+                self._send(connection_id, replies.PONG)
+                return
+            raise IllegalAction("Create or join a room first.")
+        self.metrics.context(binding.room, binding.seat)
+        handler = self.seat_handlers[type(command)]
+
+        def act(room: Room, may_take_seat: bool) -> Change:
+            seat = room.seat(binding.seat)
+            if not binding.holds(seat):
+                raise Unseated()
+            if may_take_seat and seat.connection != connection_id:
+                # A reconnected phone's first message: it takes its seat (the older
+                # connection is let go), then its command runs on the seat it now has.
+                released = [seat.connection] if seat.connection else []
+                seat.connection, seat.disconnected_at = connection_id, None
+                return Change(released=released, then_act=True)
+            return handler(room, binding.seat, connection_id, command)
+
+        try:
+            if self._run(binding.room, lambda room: act(room, True)).then_act:
+                self._run(binding.room, lambda room: act(room, False))
+        except Unseated:
+            # A socket left over from a seat that was let go: it speaks for nobody now, and
+            # without its binding it may create or join like a new phone.
+            self.ports.connections.unbind(connection_id)
+            raise
+
+    # == create and join ===================================================================
+    def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:
+        game = game_of(msg.game)
+        settings = (
+            commands.read_settings(game, msg.settings, msg.action)
+            if "settings" in msg.model_fields_set
+            else game.default_settings()
+        )
+        if self.admission.arrive(connection_id):
+            raise IllegalAction("This connection is already in a room.")
+        if self.admission.over(source_ip, "ROOMS", 3600, ROOMS_PER_IP_PER_HOUR):
+            raise TooManyRooms(
+                f"Too many rooms created from your network: at most {ROOMS_PER_IP_PER_HOUR} "
+                "an hour. Join a room that is already open, or try again later."
+            )
+        token = new_token()
+        token_hash = hash_token(token)
+        for _ in range(MAX_CODE_ATTEMPTS):
+            room = Room(
+                code=new_code(), host=msg.name, game=msg.game, settings=settings, version=1,
+                seats=[Seat(name=msg.name, token_hash=token_hash, connection=connection_id,
+                            address=address_key(source_ip))],
+                expires_at=int(self.clock()) + ROOM_TTL_SECONDS,
+            )  # fmt: skip
+            if self.ports.store.create(room):
+                break
+        else:
+            raise Busy("Could not find a free room code; try again.")
+        self.ports.connections.bind(connection_id, Binding(room.code, msg.name, token_hash))
+        self.metrics.count("RoomsCreated")
+        joined = replies.joined_message(room.code, msg.name, token)
+        created = Change(direct=[(connection_id, joined)])
+        self._deliver(Commit(room, created, self.unit_of_work.stamp()))
+
+    def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
+        if self.admission.arrive(connection_id):
+            raise IllegalAction("This connection is already in a room.")
+        if self.admission.over(source_ip, "JOINS", 3600, JOIN_ATTEMPTS_PER_IP_PER_HOUR):
+            raise TooManyJoins(
+                f"Too many attempts to join from your network: at most "
+                f"{JOIN_ATTEMPTS_PER_IP_PER_HOUR} an hour. Try again later."
+            )
+        token = new_token()
+        token_hash = hash_token(token)
+        code = normalise_code(msg.room)
+        address = address_key(source_ip)
+
+        def join(room: Room) -> Change:
+            lobby.free_gone_seats(room, self.clock())  # seats gone too long make room first
+            lobby.join_problem(room, msg.name, address, self.clock())
+            seat = Seat(name=msg.name, token_hash=token_hash, connection=connection_id,
+                        address=address)  # fmt: skip
+            room.seats.append(seat)
+            joined = replies.joined_message(room.code, msg.name, token)
+            return Change(direct=[(connection_id, joined)])
+
+        # Every refusal a stranger could meet is decided on one read of the room item, the
+        # same read for a code with no room as for a game under way (issue 18: one answer).
+        stored = self.ports.store.load(code)
+        if stored is None:
+            raise CannotJoin()
+        gone = lobby.gone_seats(stored, self.clock())
+        lobby.join_problem(stored, msg.name, address, self.clock(), gone)
+        try:
+            self._run(code, join)
+        except NoSuchRoom:  # the room vanished since that read
+            raise CannotJoin() from None
+        self.ports.connections.bind(connection_id, Binding(code, msg.name, token_hash))
+
+    # == running and delivering ==============================================================
+    def _run(self, code: str, change_room: Callable[[Room], Change]) -> Change:
+        """One unit of work on room ``code``, then the delivery of what it committed."""
+        commit = self.unit_of_work.run(code, change_room)
+        self._deliver(commit)
+        return commit.change
+
+    def _server_event(self, code: str, change_room: Callable[[Room], Change]) -> None:
+        """For the server's own events (timers, disconnects, gone phones): a room that has
+        vanished meanwhile is fine; any other error is a bug and is raised."""
+        try:
+            self._run(code, change_room)
+        except NoSuchRoom:
+            return
+
+    def _deliver(self, commit: Commit) -> None:
+        gone = self.delivery.deliver(commit)
+        for connection_id in commit.change.released:
+            self.ports.connections.unbind(connection_id)
+        if gone:
+            self._forget(commit.room.code, gone)
+
+    def _send(self, connection_id: str, message: dict[str, Any]) -> None:
+        for gone in self.delivery.send(connection_id, message):
+            where = self.ports.connections.lookup(gone)
+            self.ports.connections.unbind(gone)
+            if where:
+                self._forget(where.room, [gone])
+
+    def _forget(self, code: str, gone: list[str]) -> None:
+        """410 on a push: those connections are gone; their seats are freed (a unit of work
+        of its own, which pushes nothing) and the request that found them never fails."""
+        self.metrics.count("PushesFailed", len(gone))
+        for connection_id in gone:
+            self.ports.connections.unbind(connection_id)
+        self._server_event(code, lambda room: self.connections_gone(room, gone))
+
+
+class Unseated(IllegalAction):
+    """The connection's seat was let go (left, kicked, or another cat has its name)."""
+
+    def __init__(self) -> None:
+        super().__init__("You no longer have a seat in this room.", "§10")
+
+
+__all__ = ["Busy", "InvalidAction", "Ports", "Refused", "RoomService"]

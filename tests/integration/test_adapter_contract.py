@@ -1,0 +1,204 @@
+"""One contract, two implementations: the SAME checks on the in-memory adapters (what the
+service tests run on) and on the AWS adapters over moto (what Lambda runs on). A fake
+that drifts from the real store makes the service tests prove nothing; here it fails."""
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from functions.room_service.adapters.dynamodb import DynamoConnections, DynamoRoomStore
+from functions.room_service.adapters.memory import (
+    MemoryConnections,
+    MemoryRoomStore,
+    MemoryTimers,
+)
+from functions.room_service.adapters.ports import Connections, RoomStore, Timers
+from functions.room_service.adapters.ratelimit import CONNECTION_WINDOWS
+from functions.room_service.adapters.sqs import SqsTimers
+from functions.room_service.domain.room import Binding, Room, Seat, Submission, hash_token
+from functions.room_service.service.commands import (
+    DeadlineTimer,
+    HostCheckTimer,
+    SeatCheckTimer,
+    parse_timer,
+)
+from tests.support.moto_cloud import moto_cloud
+
+CODE = "ABCDEFGH"
+STEP = 7
+
+
+@dataclass
+class Adapters:
+    store: RoomStore
+    connections: Connections
+    timers: Timers
+    #: The timer messages as the timer handler will receive them, in order.
+    delivered: Any
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def adapters(request) -> Iterator[Adapters]:
+    if request.param == "memory":
+        timers = MemoryTimers()
+        yield Adapters(MemoryRoomStore(), MemoryConnections(), timers,
+                       lambda: [message for message, _ in timers.scheduled])  # fmt: skip
+        return
+    with moto_cloud() as cloud:
+        yield Adapters(DynamoRoomStore(), DynamoConnections(clock=lambda: cloud.clock.now),
+                       SqsTimers(), lambda: [json.loads(m.body) for m in cloud.queued_timers()])  # fmt: skip
+
+
+def a_room(version: int = 1, host: str = "Ann") -> Room:
+    seats = [Seat(name=name, token_hash=hash_token(name)) for name in ("Ann", "Bo", "Cy")]
+    return Room(code=CODE, host=host, seats=seats, version=version, expires_at=1_900_000_000)
+
+
+def a_submission(player: str, n: int, moves: int = 1) -> Submission:
+    actions = [{"t": 1_800_000_000.0 + i, "action": {"type": "ready"}} for i in range(moves)]
+    return Submission(player=player, step=STEP, actions=actions, n=n)
+
+
+# -- rooms ------------------------------------------------------------------------------------
+def test_create_is_conditional_and_load_returns_the_room_as_created(adapters):
+    store = adapters.store
+    assert store.load(CODE) is None
+    room = a_room()
+    assert store.create(room)
+    assert not store.create(a_room(host="Bo")), "a code already taken is never overwritten"
+    loaded = store.load(CODE)
+    assert loaded == room and loaded.host == "Ann"
+    assert type(loaded.settings) is type(room.settings) and loaded.game == room.game
+
+
+def test_save_writes_only_over_the_expected_version(adapters):
+    store = adapters.store
+    store.create(a_room())
+    assert store.save(a_room(version=2, host="Bo"), expected_version=1)
+    assert not store.save(a_room(version=3, host="Cy"), expected_version=1), "a lost race"
+    assert store.load(CODE).version == 2 and store.load(CODE).host == "Bo"
+    assert not store.save(a_room(version=6), expected_version=5), "a version never stored"
+    assert store.load(CODE).host == "Bo"
+
+
+def test_save_of_a_room_never_created_fails(adapters):
+    assert not adapters.store.save(a_room(version=2), expected_version=1)
+    assert adapters.store.load(CODE) is None
+
+
+# -- submissions --------------------------------------------------------------------------------
+def test_put_submission_is_conditional_on_n(adapters):
+    store = adapters.store
+    store.create(a_room())
+    assert store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    assert not store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0), "a double tap"
+    assert store.put_submission(CODE, a_submission("Bo", n=2, moves=2), expected_n=1)
+    assert not store.put_submission(CODE, a_submission("Bo", n=3), expected_n=1)
+    (stored,) = store.submissions(CODE, STEP)
+    assert stored == a_submission("Bo", n=2, moves=2)
+    assert store.submissions(CODE, STEP + 1) == [], "a step reads its own submissions only"
+
+
+def test_submissions_are_per_seat(adapters):
+    store = adapters.store
+    store.create(a_room())
+    assert store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0)
+    assert sorted(sub.player for sub in store.submissions(CODE, STEP)) == ["Bo", "Cy"]
+
+
+def test_delete_submission_is_conditional_on_n(adapters):
+    store = adapters.store
+    store.create(a_room())
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    store.put_submission(CODE, a_submission("Bo", n=2), expected_n=1)
+    assert not store.delete_submission(CODE, a_submission("Bo", n=1)), "changed since read"
+    assert store.delete_submission(CODE, a_submission("Bo", n=2))
+    assert store.submissions(CODE, STEP) == []
+
+
+# -- a write that consumes submissions: all or nothing -------------------------------------------
+def two_pending_moves(store: RoomStore) -> list[Submission]:
+    """A room with Bo's and Cy's moves pending in STEP: the submissions, as a load reads them."""
+    store.create(a_room())
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0)
+    return store.submissions(CODE, STEP)
+
+
+def test_save_deletes_the_consumed_submissions_with_the_room(adapters):
+    store = adapters.store
+    consumed = two_pending_moves(store)
+    assert store.save(a_room(version=2), 1, consumed=consumed)
+    assert store.submissions(CODE, STEP) == [] and store.load(CODE).version == 2
+
+
+def test_save_fails_whole_if_a_consumed_submission_changed(adapters):
+    store = adapters.store
+    consumed = two_pending_moves(store)
+    store.put_submission(CODE, a_submission("Cy", n=2, moves=2), expected_n=1)  # meanwhile
+    assert not store.save(a_room(version=2, host="Bo"), 1, consumed=consumed)
+    assert store.load(CODE).version == 1 and store.load(CODE).host == "Ann"
+    assert {sub.player: sub.n for sub in store.submissions(CODE, STEP)} == {"Bo": 1, "Cy": 2}
+
+
+def test_save_fails_whole_if_an_absent_submission_exists(adapters):
+    store = adapters.store
+    store.create(a_room())
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    assert not store.save(a_room(version=2, host="Bo"), 1, absent=[(STEP, "Bo")])
+    assert store.load(CODE).version == 1 and store.load(CODE).host == "Ann"
+    assert store.save(a_room(version=2, host="Bo"), 1, absent=[(STEP, "Cy"), (STEP + 1, "Bo")])
+    assert store.load(CODE).host == "Bo"
+    assert [sub.player for sub in store.submissions(CODE, STEP)] == ["Bo"], "only checked"
+
+
+# -- connections ----------------------------------------------------------------------------------
+def test_bind_lookup_unbind(adapters):
+    connections = adapters.connections
+    binding = Binding(CODE, "Bo", hash_token("Bo"))
+    assert connections.lookup("c1") is None
+    connections.bind("c1", binding)
+    assert connections.lookup("c1") == binding
+    connections.bind("c1", Binding(CODE, "Cy", hash_token("Cy")))
+    assert connections.lookup("c1").seat == "Cy", "a new binding replaces the old"
+    connections.unbind("c1")
+    assert connections.lookup("c1") is None
+    connections.unbind("c1")  # twice: nothing to do, no error
+
+
+def test_arrive_returns_the_binding_and_counts_the_connections_windows(adapters):
+    connections = adapters.connections
+    now = 1_800_000_000.25
+    assert connections.arrive("new", now) == (None, True), "an unbound phone may create or join"
+    binding = Binding(CODE, "Bo", hash_token("Bo"))
+    connections.bind("c1", binding)
+    (seconds, limit), *_ = CONNECTION_WINDOWS
+    results = [connections.arrive("c1", now) for _ in range(limit)]
+    assert results == [(binding, True)] * limit, "the binding survives the counting"
+    assert connections.arrive("c1", now) == (binding, False), "one over the window's limit"
+    assert connections.arrive("c1", now + seconds) == (binding, True), "a new window"
+    assert connections.arrive("c2", now) == (None, True), "each connection its own counter"
+
+
+def test_hit_counts_per_address_kind_and_window(adapters):
+    hit = adapters.connections.hit
+    assert [hit("1.2.3.4", "JOINS", 3600, 9000) for _ in range(3)] == [1, 2, 3]
+    assert hit("1.2.3.4", "ROOMS", 3600, 9000) == 1
+    assert hit("1.2.3.4", "JOINS", 7200, 9000) == 1
+    assert hit("5.6.7.8", "JOINS", 3600, 9000) == 1
+
+
+# -- timers ---------------------------------------------------------------------------------------
+def test_a_scheduled_timer_reaches_the_handler_as_the_same_typed_message(adapters):
+    sent = [
+        DeadlineTimer(room=CODE, step=STEP, deadline=1_800_000_060.5),
+        HostCheckTimer(room=CODE),
+        SeatCheckTimer(room=CODE, seat="Bo"),
+    ]
+    for timer in sent:
+        adapters.timers.schedule(timer, 30.5)
+    assert [parse_timer(message) for message in adapters.delivered()] == sent
