@@ -217,7 +217,7 @@ def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(
             thread.join()
         assert not failures, failures
         proposal = service.current_room(code).state.days[-1].proposals[-1]
-        assert proposal["yes"] == voters[1:] and proposal["no"] == voters[:1], round_
+        assert proposal.yes == voters[1:] and proposal.no == voters[:1], round_
         attempts.append((store.writes - writes_before) / len(voters))
         _delete_round(code, seats)  # moto copies whole tables in transactions: keep it small
     mean = sum(attempts) / len(attempts)

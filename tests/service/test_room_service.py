@@ -276,7 +276,7 @@ def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
         for t in threads:
             t.join()
         proposal = h.room().state.today.proposals[-1]
-        assert sorted(proposal["yes"]) == sorted(voters), round_
+        assert sorted(proposal.yes) == sorted(voters), round_
         totals.append((store.writes - writes_before) / len(voters))
     print(f"write attempts per vote (memory store, 12 threads): {sum(totals) / len(totals):.2f}")
 
