@@ -9,9 +9,9 @@ import { Connection } from "./connection.js";
 import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
 import { lobbyScreen, hostTools } from "./lobby.js";
 
-// Error codes of functions/room_service/names.py, each a key of frontend/i18n/*.json.
+// Error codes of functions/room_service/domain/names.py, each a key of frontend/i18n/*.json.
 const NAME_REFUSALS = ["name_blank", "name_too_long", "name_characters", "name_taken"];
-// Error codes of a join refused (functions/room_service/service.py: CannotJoin, KeptOut).
+// Error codes of a join refused (functions/room_service/domain/lobby.py: CannotJoin, KeptOut).
 const JOIN_REFUSALS = ["cannot_join", "kept_out"];
 // Refusals the phone words in the player's language (the rest arrive in English).
 const LOCALIZED_REFUSALS = [...NAME_REFUSALS, ...JOIN_REFUSALS, "too_many_moves", "rate_limited", "too_many_rooms", "too_many_joins"];
@@ -199,7 +199,7 @@ function homeScreen() {
   const typed = (key) => (e) => { app.draft[key] = e.target.value; };
   const name = h("input", { id: "name", autocomplete: "nickname", maxlength: 40,
     value: app.draft.name ?? localStorage.getItem(KEYS.name) ?? "", oninput: typed("name") });
-  // 8 letters (functions/room_service/model.py CODE_LENGTH), maybe typed as "ABCD EFGH".
+  // 8 letters (functions/room_service/domain/room.py CODE_LENGTH), maybe typed as "ABCD EFGH".
   const code = h("input", { id: "code", autocapitalize: "characters", autocomplete: "off", maxlength: 11,
     value: app.draft.code ?? params.get("room") ?? "", oninput: typed("code") });
   const remember = () => localStorage.setItem(KEYS.name, name.value.trim());
