@@ -94,6 +94,8 @@ class GameHandlers:
             if game.step(state) == game.step(room.state):
                 pending = PendingMove(name, made, now, state, effects)
                 return Change(write=False, submission=pending)
+            self._played(room, change, state, effects)  # it ends its step: the room is written
+            return change
         try:
             self.play(room, change, lambda game, state, now: game.apply(state, action, now))
         except GameError as exc:
@@ -124,7 +126,12 @@ class GameHandlers:
 
     def play(self, room: Room, change: Change, turn: Turn) -> None:
         """One turn of the room's game (a move, a time-out, a departure) into ``change``."""
-        room.state, effects = turn(room.rules, room.state, self.clock())
+        state, effects = turn(room.rules, room.state, self.clock())
+        self._played(room, change, state, effects)
+
+    def _played(self, room: Room, change: Change, state: BaseModel, effects: list[Effect]) -> None:
+        """A turn's new state into the room, and what it asks for into ``change``."""
+        room.state = state
         change.write = True
         change.push_views = True
         change.timers.extend(deadline_timers(room, effects, self.clock()))

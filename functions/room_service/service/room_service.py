@@ -289,9 +289,10 @@ class RoomService(LobbyHandlers, GameHandlers):
     def _send(self, connection_id: str, message: dict[str, Any]) -> None:
         for gone in self.delivery.send(connection_id, message):
             where = self.ports.connections.lookup(gone)
-            self.ports.connections.unbind(gone)
             if where:
-                self._forget(where.room, [gone])
+                self._forget(where.room, [gone])  # which unbinds it too
+            else:
+                self.ports.connections.unbind(gone)  # its item may hold rate counters
 
     def _forget(self, code: str, gone: list[str]) -> None:
         """410 on a push: those connections are gone; their seats are freed (a unit of work
