@@ -87,7 +87,7 @@ def test_host_only_actions_wrong_step_other_seats_and_bad_input_get_errors_and_c
     for raw in ["{not json", "[]", '{"action": "vote", "target": 5}', "x" * 5000, ""]:
         before = h.room()
         h.service.message("Bo", raw)
-        assert h.error("Bo")["code"] == "invalid_action"
+        assert h.error("Bo")["code"] in ("not_json", "bad_message", "field_invalid")
         assert h.room() == before
 
 

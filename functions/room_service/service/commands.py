@@ -194,6 +194,9 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
             return _ROOM_ADAPTER.validate_python(data)
         except ValidationError as exc:
             raise readable_error(exc, name) from exc
+        except InvalidAction as exc:  # a name refused (names.clean_name): passed through
+            exc.action = name
+            raise
     if name in move_types():
         fields = {key: value for key, value in data.items() if key not in ("action", "step")}
         step = data.get("step")
