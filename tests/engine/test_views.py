@@ -107,15 +107,22 @@ def test_s4_gathered_tells_each_day_the_place_and_the_card_received():
     assert t.view("Di")["me"]["gathered"][2] == {"day": 3, "place": None, "ingredient": None}
 
 
-def test_s4_gathered_shows_rotten_cards_of_a_spoiled_place_and_nothing_for_a_guarding_knight():
+def _spoil_at_the_meadow(guarded: str) -> Table:
+    """Day 1 of SIX: the Knight guards ``guarded``, Ann spoils the meadow (Cy and Fay
+    gather there, Bo at the river), Eve casts nothing."""
     t = Table(SIX, required=FISH)
     t.state.rituals_held = 2  # §5: Spoil is unlocked after two rituals
     t.ready_all()
     t.do("Di", "choose_guard")
     t.places(Bo="river", Cy="meadow", Fay="meadow")
-    t.do("Di", "guard_place", place="river")
+    t.do("Di", "guard_place", place=guarded)
     t.witch("Ann", "meadow", "spoil")
     t.witch("Eve", "forest")
+    return t
+
+
+def test_s4_gathered_shows_rotten_cards_of_a_spoiled_place_and_nothing_for_a_guarding_knight():
+    t = _spoil_at_the_meadow(guarded="river")
     assert t.view("Cy")["me"]["gathered"] == [{"day": 1, "place": "meadow", "ingredient": "rotten"}]
     assert t.view("Bo")["me"]["gathered"] == [{"day": 1, "place": "river", "ingredient": "fish"}]
     assert t.view("Di")["me"]["gathered"] == [{"day": 1, "place": None, "ingredient": None}]
@@ -138,14 +145,7 @@ def test_s5_a_casting_witch_keeps_her_spell_results_with_their_day_all_game():
 
 
 def test_s6_3_the_knight_keeps_the_note_that_his_guard_repelled_a_spell():
-    t = Table(SIX, required=FISH)
-    t.state.rituals_held = 2
-    t.ready_all()
-    t.do("Di", "choose_guard")
-    t.places(Bo="river", Cy="meadow", Fay="meadow")
-    t.do("Di", "guard_place", place="meadow")
-    t.witch("Ann", "meadow", "spoil")
-    t.witch("Eve", "forest")
+    t = _spoil_at_the_meadow(guarded="meadow")
     assert t.view("Di")["me"]["notes"] == [{"day": 1, "kind": "guard_repelled"}]
     assert t.view("Ann")["me"]["notes"] == [
         {"day": 1, "kind": "spell", "spell": "spoil", "worked": False}

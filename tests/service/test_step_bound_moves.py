@@ -214,7 +214,7 @@ def test_a_refusal_reads_the_same_on_every_path():
     alone = h.error("Bo")
     assert alone["code"] == "not_now" and "RULES" not in alone["message"]
     step = h.view("Bo")["step"]
-    h.send("Bo", action="ready", step=step - 1)
+    h.send("Bo", action="vote", target=None, step=step - 1)
     stale_alone = h.error("Bo")
     h.clock.now = h.room().state.deadline + 1  # the next message also resolves the deadline
     h.send("Bo", action="vote", target=None, step=step)
