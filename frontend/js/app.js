@@ -261,7 +261,7 @@ function render() {
   placeError();
   if (newStep) window.scrollTo(0, 0); // a new screen starts at its top
   // Plain facts about this phone's own screen, for tests and the screenshot script.
-  Object.assign(screen.dataset, { phase: v ? v.phase : "home", seq: app.seq ?? "", turn: String(Boolean(v && v.your_turn)) });
+  Object.assign(screen.dataset, { phase: v ? (app.result ? "game_over" : v.phase) : "home", seq: app.seq ?? "", turn: String(Boolean(v && v.your_turn)) });
   renderFooter();
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // keep the player's place
   if (newStep) {

@@ -93,7 +93,7 @@ function moved(names, index, by) {
 export function hostTools(v, game, ctx) {
   const connected = v.connected || {};
   const away = new Set((v.players || []).filter((p) => p.away).map((p) => p.name));
-  const waiting = (v.waiting || []).filter((n) => !away.has(n));
+  const waiting = (v.waiting || []).filter((n) => !away.has(n) && n !== v.you);
   const offlineMark = (name) => (connected[name] === false ? h("span", { class: "offline-mark" }, ` 📵 ${t("offline")}`) : null);
   const waitList = waiting.length ? h("ul", { class: "waiting-list" }, ...waiting.map((name) => h("li", {},
     h("span", { class: "name" }, name, offlineMark(name)),
