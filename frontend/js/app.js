@@ -167,7 +167,7 @@ function watchTaps() {
 
 // A view that arrives while a finger is on the screen is drawn once the tap has landed.
 const TAP_SETTLE_MS = 350;  // a touch's click follows its pointerup by up to ~300 ms
-const HOLD_MAX_MS = 1500;   // a finger held longer is a hold (role button), not a tap
+const HOLD_MAX_MS = 5000;   // a finger down longer: its pointerup was lost; draw anyway
 const pointer = { down: false, since: 0 };
 let renderWaiting = false;
 

@@ -93,13 +93,15 @@ function moved(names, index, by) {
 export function hostTools(v, game, ctx) {
   const connected = v.connected || {};
   const away = new Set((v.players || []).filter((p) => p.away).map((p) => p.name));
-  const waiting = (v.waiting || []).filter((n) => !away.has(n) && n !== v.you);
+  const offline = Object.keys(connected).filter((n) => !connected[n]);
+  // Who holds the table up: those the step waits for, and any phone offline (a step that
+  // does not list whom it waits for still waits for them).
+  const waiting = [...new Set([...(v.waiting || []), ...offline])].filter((n) => !away.has(n) && n !== v.you);
   const offlineMark = (name) => (connected[name] === false ? h("span", { class: "offline-mark" }, ` 📵 ${t("offline")}`) : null);
   const waitList = waiting.length ? h("ul", { class: "waiting-list" }, ...waiting.map((name) => h("li", {},
     h("span", { class: "name" }, name, offlineMark(name)),
     h("button", { class: "secondary", "aria-label": t("mark_name_away", { name }),
       onclick: () => ctx.send("mark_away", { target: name }) }, `💤 ${t("away")}`)))) : null;
-  const offline = Object.keys(connected).filter((n) => !connected[n]);
   return panel("host-tools", `${t("host_tools")}${offline.length ? ` · 📵 ${offline.length}` : ""}`,
     waitList ? h("p", {}, t("waiting_mark_away")) : null, waitList,
     h("p", { class: "muted" }, `📵 ${t("offline")}: ${offline.length ? offline.join(", ") : "—"}`),
