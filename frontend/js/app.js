@@ -159,31 +159,36 @@ function watchTaps() {
   // No redraw between a finger going down and its click: replacing the pressed button in
   // between would swallow the tap (issue 13, the Chief's lost first tap).
   document.addEventListener("pointerdown", () => { pointer.down = true; pointer.since = Date.now(); }, true);
-  const up = () => { pointer.down = false; setTimeout(flushRender, TAP_SETTLE_MS); };
-  document.addEventListener("pointerup", up, true);
-  document.addEventListener("pointercancel", up, true);
-  document.addEventListener("click", () => setTimeout(flushRender, 0)); // after the tap's own handler
+  const up = (clickComing) => () => {
+    Object.assign(pointer, { down: false, clickDue: clickComing ? Date.now() + TAP_SETTLE_MS : 0 });
+    setTimeout(flushRender, clickComing ? TAP_SETTLE_MS : 0);
+  };
+  document.addEventListener("pointerup", up(true), true);
+  document.addEventListener("pointercancel", up(false), true);
+  document.addEventListener("click", () => { pointer.clickDue = 0; setTimeout(flushRender, 0); }); // after the tap's own handler
 }
 
 // A view that arrives while a finger is on the screen is drawn once the tap has landed.
 const TAP_SETTLE_MS = 350;  // a touch's click follows its pointerup by up to ~300 ms
 const HOLD_MAX_MS = 5000;   // a finger down longer: its pointerup was lost; draw anyway
-const pointer = { down: false, since: 0 };
+const pointer = { down: false, since: 0, clickDue: 0 }; // clickDue: a lifted finger's click may still come until then
 let renderWaiting = false;
 
 function renderSoon() {
-  const holding = pointer.down && Date.now() - pointer.since < HOLD_MAX_MS;
-  if (holding || (!pointer.down && Date.now() - pointer.since < TAP_SETTLE_MS && pointer.since)) {
+  if (tapUnderway()) {
     renderWaiting = true;
-    setTimeout(flushRender, holding ? HOLD_MAX_MS : TAP_SETTLE_MS);
+    setTimeout(flushRender, HOLD_MAX_MS);
     return;
   }
   render();
 }
 
+function tapUnderway() {
+  return (pointer.down && Date.now() - pointer.since < HOLD_MAX_MS) || Date.now() < pointer.clickDue;
+}
+
 function flushRender() {
-  if (!renderWaiting) return;
-  if (pointer.down && Date.now() - pointer.since < HOLD_MAX_MS) return; // the up will flush it
+  if (!renderWaiting || tapUnderway()) return; // the tap's click (or its timer) flushes it
   renderWaiting = false;
   render();
 }

@@ -20,7 +20,8 @@ export function lobbyScreen(v, game, ctx) {
   const link = `${location.origin}${location.pathname}?room=${v.room}`;
   const shown = v.room.match(/.{1,4}/g).join(" "); // "ABCD EFGH": easier to read out and type
   const seats = v.seats.map((seat, i) => h("li", {},
-    h("span", { class: "name" }, `${i + 1}. ${seat.name}`,
+    h("span", { class: "seat-no", "aria-hidden": "true" }, i + 1),
+    h("span", { class: "name" }, seat.name,
       seat.name === v.host ? ` (${t("host")})` : "", seat.name === v.you ? ` (${t("you")})` : "",
       seat.connected ? "" : ` 📵 ${t("offline")}`),
     host ? h("button", { class: "secondary", "aria-label": t("move_up", { name: seat.name }), disabled: i === 0,

@@ -36,8 +36,9 @@ export function countdownItem(v) {
 // The connection: a dot, its words for screen readers (and in full while it is not open).
 export function connectionItem(state) {
   const open = state === "open";
-  return h("span", { class: open ? "fact conn" : "fact conn conn-bad", role: "status", "aria-label": t(open ? "connected" : "reconnecting") },
-    open ? "●" : `○ ${t("reconnecting")}`);
+  return h("span", { class: open ? "fact conn" : "fact conn conn-bad", role: "status" },
+    open ? h("span", { "aria-hidden": "true" }, "●") : `○ ${t("reconnecting")}`,
+    open ? h("span", { class: "visually-hidden" }, t("connected")) : null);
 }
 
 // One chip per cat: {name, state: "human" | "frog" | "exiled", away, offline, lead, you}.
