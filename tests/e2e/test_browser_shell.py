@@ -70,6 +70,7 @@ def test_the_strip_is_one_row_at_360_px_with_every_cats_state(stack, phones, lan
     facts = page.locator("header .facts > *")
     expect(facts.first).to_be_visible(timeout=10_000)
     expect(page.locator("header .countdown")).to_be_visible()
+    expect(page.locator("main")).to_have_attribute("data-phase", "role_check")
     page.screenshot(path=ARTIFACTS / f"shell-strip-{language}.png")
 
     boxes = [facts.nth(i).bounding_box() for i in range(facts.count())]
@@ -212,7 +213,9 @@ def test_a_view_arriving_during_a_tap_does_not_swallow_it(stack, phones):
 LAST_RESULT = {
     "game": "catch_the_witch", "outcome": {"winner": "witches", "reason": "witches_take_over"},
     "reveal": {"roles": {"Zoe": "witch", "Bo": "seer", "Cy": "villager", "Di": "herbalist"},
-               "timeline": [], "witch_score": 1},
+               "timeline": [{"day": d, "required": ["fish"], "ritual_result": "failure", "new_frogs": [],
+                             "exiled": None, "spells": []} for d in range(1, 7)],
+               "witch_score": 1},
     "players": [{"name": n, "form": "human", "away": False} for n in ("Zoe", "Bo", "Cy", "Di")],
 }  # fmt: skip
 
@@ -260,9 +263,12 @@ def test_after_a_game_to_the_lobby_a_latecomer_joins_and_the_host_plays_again(st
     expect(main).to_have_attribute("data-phase", "game_over", timeout=10_000)
     expect(main).to_contain_text("The witches win!")
     page.screenshot(path=ARTIFACTS / "shell-result.png")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("scrollY") > 0
     page.get_by_role("button", name="To the lobby").click()
 
     expect(main).to_have_attribute("data-phase", "lobby")
+    assert page.evaluate("scrollY") == 0  # a new screen starts at its top
     expect(main).to_contain_text("Last game: The witches win!")
     expect(page.locator("#start")).to_have_text("Play again")
     assert page.locator("#start").bounding_box()["y"] < 640  # in reach, no scrolling
