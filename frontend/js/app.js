@@ -3,26 +3,39 @@
 // from its module (js/games.js, docs/client.md). No build step: plain ES modules.
 // Protocol: docs/protocol.md.
 import { KEYS } from "./storage.js"; // first: moves values kept under older keys
-import { h, clear } from "./dom.js";
-import { loadLanguage, chooseLanguage, t, LANGUAGES, currentLanguage } from "./i18n.js";
+import { h, clear, replaceIfChanged } from "./dom.js";
+import { loadLanguage, chooseLanguage, t, hasString, LANGUAGES, currentLanguage } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
 import { lobbyScreen, hostTools } from "./lobby.js";
+import * as strip from "./strip.js";
 
 // Error codes of functions/room_service/domain/names.py, each a key of frontend/i18n/*.json.
 const NAME_REFUSALS = ["name_blank", "name_too_long", "name_characters", "name_taken"];
 // Error codes of a join refused (functions/room_service/domain/lobby.py: CannotJoin, KeptOut).
 const JOIN_REFUSALS = ["cannot_join", "kept_out"];
-// Refusals the phone words in the player's language (the rest arrive in English).
+// Refusals worded before error codes had their `error_<code>` keys (docs/protocol.md).
 const LOCALIZED_REFUSALS = [...NAME_REFUSALS, ...JOIN_REFUSALS, "too_many_moves", "rate_limited", "too_many_rooms", "too_many_joins"];
+
+// A refusal in the player's language: `error_<code>` with its params, an older key named
+// by the code, else a plain "That did not work". Never the server's English `message`.
+function errorText(code, params = {}) {
+  if (hasString(`error_${code}`)) return t(`error_${code}`, params);
+  if (LOCALIZED_REFUSALS.includes(code) || code === "kicked") return t(code, params);
+  return t("did_not_work");
+}
 
 const app = {
   view: null,      // the newest view (lobby or game)
   seat: readSeat(),
-  error: null,
+  error: null,     // {text, control, step}: shown under `control` (a description, see describe)
   draft: {},       // choices being made on this screen (not sent yet); a new step empties it
   lastPhaseKey: null,
   wasMyTurn: false,
+  tapped: null,    // the control of the tap or change being handled (its move remembers it)
+  lastMove: null,  // {action, control}: the newest move sent; a refusal is shown under its control
+  result: null,    // the lobby's last_result shown as the result screen, until "To the lobby"
+  resultSeen: "",  // the last_result this phone has been to the lobby from
 };
 
 function readSeat() {
@@ -41,7 +54,9 @@ const ctx = {
   send,
   render: () => render(),
   renderStatus: () => renderStatus(),
-  countdown,
+  countdown: strip.countdownItem,
+  showError,
+  strip,
   leave: () => { send("leave"); forgetSeat(); render(); },
   get draft() { return app.draft; },
 };
@@ -55,15 +70,16 @@ async function main() {
     step: () => stepKey(app.view),
     onMessage: onMessage,
     onState: () => renderStatus(), // the screen itself changes only with a message
-    onSeatRefused: () => { forgetSeat(); app.error = t("seat_lost"); render(); },
+    onSeatRefused: () => { forgetSeat(); setError(t("seat_lost"), null); render(); },
     // A move the server did not take, twice (throttled, or its Lambda failed): say so.
-    onSendFailed: () => { app.error = t("not_sent"); announce(app.error); render(); },
+    onSendFailed: () => { setError(t("not_sent"), app.lastMove && app.lastMove.control); render(); },
   });
   connection.open();
   setInterval(renderStatus, 1000);
   // An error sticks just under the status bar (css: main > .error), whatever its height.
   new ResizeObserver(() => document.body.style.setProperty("--status-height", `${statusBar.offsetHeight}px`))
     .observe(statusBar);
+  watchTaps();
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { connection.wake(); keepAwake(); } });
   window.addEventListener("online", () => connection.wake());
   render();
@@ -71,9 +87,12 @@ async function main() {
 
 function onMessage(message) {
   if (message.type === "view") {
+    const before = app.view;
     app.view = message.view;
     app.seq = message.seq;
-    app.error = null;
+    // An error stays until a view of another step: the step it was about is over.
+    if (app.error && app.error.step !== stepKey(app.view)) app.error = null;
+    noticeResult(before, app.view);
   } else if (message.type === "joined") {
     app.seat = { room: message.room, token: message.token, name: message.name };
     connection.forgetView(); // a new room's views count from their own start
@@ -83,11 +102,121 @@ function onMessage(message) {
   } else if (message.type === "error") {
     // A move made on a step that has ended changed nothing: the screen is only behind.
     if (message.code === "stale_move") { connection.ping(); return; }
-    // A refused name is what a newcomer meets first: say why in their language.
-    app.error = LOCALIZED_REFUSALS.includes(message.code) ? t(message.code) : message.message;
-    if (message.code === "kicked") { forgetSeat(); app.error = t("kicked"); }
-    announce(app.error);
+    if (message.code === "kicked") forgetSeat();
+    // Next to the control whose move was refused (the last one sent), in the player's language.
+    setError(errorText(message.code, message.params || {}), app.lastMove && app.lastMove.control);
   } else return; // a pong: nothing on the screen changes
+  renderSoon();
+}
+
+// -- errors next to their control ---------------------------------------------------------
+// A control is remembered by what finds it again in a redrawn screen: its id, else its tag,
+// text and accessible name (a redraw makes new elements with the same words).
+function describe(control) {
+  if (!control) return null;
+  return { id: control.id || "", tag: control.tagName, text: control.textContent.trim(), label: control.getAttribute("aria-label") || "" };
+}
+
+function findControl(described) {
+  if (!described) return null;
+  if (described.id) return document.getElementById(described.id);
+  return [...screen.querySelectorAll(described.tag)].find((el) =>
+    el.textContent.trim() === described.text && (el.getAttribute("aria-label") || "") === described.label) || null;
+}
+
+function setError(text, control) {
+  app.error = { text, control, step: stepKey(app.view) };
+  announce(text);
+}
+
+// For a game's own checks before sending: the error `error_<code>` under `control` (an element).
+function showError(control, code, params = {}) {
+  setError(errorText(code, params), describe(control));
+  render();
+}
+
+// The error line under its control (after the row or grid it sits in); when that control is
+// gone from the screen, at the top, just under the strip.
+function placeError() {
+  if (!app.error) return;
+  const line = h("p", { class: "error", role: "alert" }, app.error.text);
+  const control = findControl(app.error.control);
+  if (control && screen.contains(control)) {
+    const block = control.closest(".grid, .row, details, fieldset") || control;
+    line.classList.add("at-control");
+    block.after(line);
+  } else screen.prepend(line);
+}
+
+// The control of each tap or change, for the move it sends (see send).
+function watchTaps() {
+  const remember = (e) => {
+    app.tapped = e.target.closest ? e.target.closest("button, input, select, summary, a") : null;
+    setTimeout(() => { app.tapped = null; }, 0); // only for the handlers of this event
+  };
+  document.addEventListener("click", remember, true);
+  document.addEventListener("change", remember, true);
+  // No redraw between a finger going down and its click: replacing the pressed button in
+  // between would swallow the tap (issue 13, the Chief's lost first tap).
+  document.addEventListener("pointerdown", () => { pointer.down = true; pointer.since = Date.now(); }, true);
+  const up = (clickComing) => () => {
+    Object.assign(pointer, { down: false, clickDue: clickComing ? Date.now() + TAP_SETTLE_MS : 0 });
+    setTimeout(flushRender, clickComing ? TAP_SETTLE_MS : 0);
+  };
+  document.addEventListener("pointerup", up(true), true);
+  document.addEventListener("pointercancel", up(false), true);
+  document.addEventListener("click", () => { pointer.clickDue = 0; setTimeout(flushRender, 0); }); // after the tap's own handler
+}
+
+// A view that arrives while a finger is on the screen is drawn once the tap has landed.
+const TAP_SETTLE_MS = 350;  // a touch's click follows its pointerup by up to ~300 ms
+const HOLD_MAX_MS = 5000;   // a finger down longer: its pointerup was lost; draw anyway
+const pointer = { down: false, since: 0, clickDue: 0 }; // clickDue: a lifted finger's click may still come until then
+let renderWaiting = false;
+
+function renderSoon() {
+  if (tapUnderway()) {
+    renderWaiting = true;
+    setTimeout(flushRender, HOLD_MAX_MS);
+    return;
+  }
+  render();
+}
+
+function tapUnderway() {
+  return (pointer.down && Date.now() - pointer.since < HOLD_MAX_MS) || Date.now() < pointer.clickDue;
+}
+
+function flushRender() {
+  if (!renderWaiting || tapUnderway()) return; // the tap's click (or its timer) flushes it
+  renderWaiting = false;
+  render();
+}
+
+// -- between games --------------------------------------------------------------------------
+// A game that has just ended returns the room to the lobby with `last_result`: this phone
+// shows that result until its player taps "To the lobby". A phone that joins later sees
+// only a line about it (with a button to see it).
+function resultKey(result) {
+  return result ? JSON.stringify(result.outcome || null) + JSON.stringify(result.reveal || null) : "";
+}
+
+function noticeResult(before, now) {
+  const result = now && now.phase === "lobby" ? now.last_result : null;
+  if (!result) { app.result = null; return; }
+  const fromGame = before && before.phase !== "lobby" && before.phase !== undefined;
+  if (fromGame && resultKey(result) !== app.resultSeen) app.result = result;
+  else if (app.result) app.result = result; // still looking at it: the newest copy
+}
+
+function showLastResult() {
+  app.result = app.view.last_result;
+  render();
+}
+
+function toLobby() {
+  app.resultSeen = resultKey(app.result);
+  app.result = null;
   render();
 }
 
@@ -100,10 +229,11 @@ function forgetSeat() {
 
 // A game move names the step of the view it was made on; the room takes it on that step
 // only (so a late or repeated frame never lands on a later one). Room actions do not.
-const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "ping"]);
+const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping"]);
 
 function send(action, fields = {}) {
   app.error = null;
+  app.lastMove = { action, control: describe(app.tapped) };
   const step = app.view && !ROOM_ACTIONS.has(action) ? { step: app.view.step } : {};
   connection.send({ action, ...fields, ...step });
 }
@@ -128,12 +258,15 @@ function render() {
   const key = stepKey(v);
   const newStep = key !== app.lastPhaseKey;
   if (newStep) { app.lastPhaseKey = key; app.draft = {}; } // before drawing: no choice carries over
-  clear(screen);
   const content = !app.seat || !v ? (app.seat ? waitingScreen() : homeScreen()) : roomScreen(v);
-  if (app.error) screen.append(h("p", { class: "error", role: "alert" }, app.error));
-  screen.append(content);
+  const errorBefore = screen.querySelector("p.error");
+  if (errorBefore) errorBefore.remove();
+  // Elements the same as those shown are kept, not replaced: a tap on them stays theirs.
+  replaceIfChanged(screen, [content], { force: newStep });
+  placeError();
+  if (newStep) window.scrollTo(0, 0); // a new screen starts at its top
   // Plain facts about this phone's own screen, for tests and the screenshot script.
-  Object.assign(screen.dataset, { phase: v ? v.phase : "home", seq: app.seq ?? "", turn: String(Boolean(v && v.your_turn)) });
+  Object.assign(screen.dataset, { phase: v ? (app.result ? "game_over" : v.phase) : "home", seq: app.seq ?? "", turn: String(Boolean(v && v.your_turn)) });
   renderFooter();
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // keep the player's place
   if (newStep) {
@@ -149,7 +282,7 @@ function render() {
 // on a later step, and a new step starts with an empty draft).
 function stepKey(v) {
   if (!v) return "home";
-  if (v.phase === "lobby") return "lobby";
+  if (v.phase === "lobby") return app.result ? "lobby/result" : "lobby";
   const game = gameOf(v);
   return game ? game.stepKey(v) : `${v.game}/${v.phase}`;
 }
@@ -157,28 +290,38 @@ function stepKey(v) {
 function roomScreen(v) {
   const game = gameOf(v);
   if (!game) return h("section", {}, h("h1", {}, t("title")), h("p", { class: "problem" }, t("unknown_game")));
-  if (v.phase === "lobby") return lobbyScreen(v, game, ctx);
+  if (v.phase === "lobby" && app.result) {
+    // The last game's result, drawn by the game from the lobby's last_result.
+    const shown = { ...app.result, phase: "game_over", room: v.room, you: v.you, host: v.host, me: null, deadline: null };
+    return h("section", {}, ...game.render(shown, { ...ctx, toLobby }));
+  }
+  if (v.phase === "lobby") return lobbyScreen(v, game, { ...ctx, showLastResult });
   const parts = game.render(v, ctx);
   if (v.host === v.you && !game.isOver(v)) parts.push(hostTools(v, game, ctx));
   return h("section", {}, ...parts);
 }
 
-// The table strip: the connection, then the game's own facts.
+// The table strip (js/strip.js): one row of facts (the connection, the game's facts, the
+// countdown), then a row of every cat. A game chooses its facts and chips with `strip(v, ctx)`
+// (docs/client.md); else the shell reads the view's common fields. Redrawn every second, but
+// only what changed is replaced (a tap on the strip is not swallowed).
 function renderStatus() {
-  clear(statusBar);
   const v = app.view;
   const state = connection ? connection.state : "connecting";
-  statusBar.append(h("span", { class: state === "open" ? "pill" : "pill conn-bad" },
-    state === "open" ? `● ${t("connected")}` : `○ ${t("reconnecting")}`));
-  const game = v && v.phase !== "lobby" ? gameOf(v) : null;
-  if (game) statusBar.append(...game.statusBar(v, ctx).filter(Boolean));
+  const game = v && v.phase !== "lobby" && !app.result ? gameOf(v) : null;
+  const own = game && game.strip ? game.strip(v, ctx) : null;
+  const facts = own ? own.facts : game ? strip.genericFacts(v) : [];
+  const cats = own ? own.cats : game ? strip.genericCats(v) : [];
+  const end = own ? own.end || [] : game && game.statusBar ? legacyControls(game.statusBar(v, ctx)) : [];
+  const rows = [h("div", { class: "facts" }, strip.connectionItem(state), ...facts.filter(Boolean), game ? strip.countdownItem(v) : null)];
+  if (cats.length || end.length) rows.push(h("div", { class: "cats-row" }, h("ul", { class: "cats", "aria-label": t("strip_cats") }, ...cats), ...end.filter(Boolean)));
+  replaceIfChanged(statusBar, rows);
 }
 
-// The seconds left of the view's step, from its absolute deadline (null: no deadline).
-function countdown(v) {
-  if (!v.deadline) return null;
-  const left = Math.max(0, Math.ceil(v.deadline - Date.now() / 1000));
-  return h("span", { class: "pill countdown", "aria-label": `${left} s` }, `⏱ ${left}s`);
+// A game module from before `strip`: its strip's controls (the role button) stay, at the end
+// of the cats' row; its facts are drawn by the shell.
+function legacyControls(items) {
+  return items.filter((item) => item && item.tagName === "BUTTON");
 }
 
 function renderFooter() {

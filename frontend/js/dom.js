@@ -5,7 +5,10 @@ export function h(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
     else if (key === "value") el.value = value;
-    else if (key === "checked" || key === "selected" || key === "disabled") el[key] = Boolean(value);
+    // Through their default (the attribute): the markup shows them (see replaceIfChanged).
+    else if (key === "checked") el.defaultChecked = el.checked = Boolean(value);
+    else if (key === "selected") el.defaultSelected = el.selected = Boolean(value);
+    else if (key === "disabled") el[key] = Boolean(value);
     else el.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {
@@ -17,4 +20,15 @@ export function h(tag, attrs = {}, ...children) {
 
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+// Puts `nodes` in `el` unless `el` already shows exactly the same markup: then the elements
+// on screen stay (with what is typed, focused, scrolled or under a finger). `force` replaces
+// them anyway (a new step: their handlers belong to the old step's choices).
+export function replaceIfChanged(el, nodes, { force = false } = {}) {
+  const markup = nodes.filter(Boolean).map((node) => node.outerHTML ?? node.textContent).join("");
+  if (!force && el.innerHTML === markup) return false;
+  clear(el);
+  el.append(...nodes.filter(Boolean));
+  return true;
 }

@@ -52,6 +52,12 @@ export function currentLanguage() {
   return language;
 }
 
+// Whether a key has a string (in this language or English): error codes without one fall
+// back to a general sentence (app.js errorText).
+export function hasString(key) {
+  return key in strings || key in fallback;
+}
+
 export function t(key, params = {}) {
   const text = strings[key] ?? fallback[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : `{${name}}`));

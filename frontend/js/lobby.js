@@ -4,37 +4,72 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), see frontend/vendor/README.md
 
-// ctx: the shell's services (send, leave, …); game: the room's game module (js/games.js).
+// Which of the room's panels (<details>) the player opened: kept across redraws, so a view
+// arriving does not snap the host's tools shut.
+const opened = new Set();
+
+function panel(id, summary, ...content) {
+  return h("details", { class: "panel", id, open: opened.has(id),
+    ontoggle: (e) => { if (e.target.open) opened.add(id); else opened.delete(id); } },
+  h("summary", {}, summary), ...content);
+}
+
+// ctx: the shell's services (send, leave, showLastResult, …); game: the room's game module.
 export function lobbyScreen(v, game, ctx) {
   const host = v.host === v.you;
   const link = `${location.origin}${location.pathname}?room=${v.room}`;
   const shown = v.room.match(/.{1,4}/g).join(" "); // "ABCD EFGH": easier to read out and type
   const seats = v.seats.map((seat, i) => h("li", {},
+    h("span", { class: "seat-no", "aria-hidden": "true" }, i + 1),
     h("span", { class: "name" }, seat.name,
       seat.name === v.host ? ` (${t("host")})` : "", seat.name === v.you ? ` (${t("you")})` : "",
-      seat.connected ? "" : ` — ${t("offline")}`),
+      seat.connected ? "" : ` 📵 ${t("offline")}`),
     host ? h("button", { class: "secondary", "aria-label": t("move_up", { name: seat.name }), disabled: i === 0,
       onclick: () => ctx.send("reorder", { order: moved(v.seats.map((s) => s.name), i, -1) }) }, "↑") : null,
     host ? h("button", { class: "secondary", "aria-label": t("move_down", { name: seat.name }), disabled: i === v.seats.length - 1,
       onclick: () => ctx.send("reorder", { order: moved(v.seats.map((s) => s.name), i, 1) }) }, "↓") : null,
     host && seat.name !== v.you ? h("button", { class: "secondary", "aria-label": t("kick", { name: seat.name }),
       onclick: () => ctx.send("kick", { target: seat.name }) }, "✕") : null));
-  return h("section", {},
+  // Compact, so Start is in reach (issue 13: it was ~1,900 px down with 6 cats): the code
+  // with a small QR, the seats as a list, and the host's Start stuck to the bottom.
+  return h("section", { class: "lobby" },
     h("h1", {}, t("lobby", { code: shown })),
     h("p", { class: "game-name" }, `${game.icon} ${t(game.nameKey)}`),
-    h("div", { class: "panel" },
-      h("p", {}, t("share")),
-      h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, shown),
-      joinQr(link),
-      h("p", {}, h("a", { href: link }, link))),
+    lastResultLine(v, game, ctx),
+    h("div", { class: "panel share" },
+      h("div", {}, h("p", {}, t("share")),
+        h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, shown),
+        h("p", { class: "link" }, h("a", { href: link }, link))),
+      joinQr(link)),
     h("div", { class: "panel" }, h("h2", {}, t("seats", { n: v.seats.length })), h("ul", { class: "seats" }, ...seats)),
     host ? game.lobbySettings(v, ctx) : game.settingsSummary(v, ctx),
-    h("p", { class: v.start_problem ? "problem" : "muted", role: "status" }, v.start_problem || t("ready_to_start")),
+    roomOptions(v, ctx, host),
     host ? handOver(v, ctx) : null,
-    host ? h("button", { class: "big", disabled: Boolean(v.start_problem), onclick: () => ctx.send("start") }, t("start"))
-      : h("p", { class: "muted" }, t("waiting_for_host")),
     h("div", { class: "row" }, h("button", { class: "secondary", onclick: () => ctx.leave() }, t("leave"))),
+    h("div", { class: "start-bar" },
+      h("p", { class: v.start_problem ? "problem" : "muted", role: "status" }, v.start_problem || t("ready_to_start")),
+      host ? h("button", { class: "big", id: "start", disabled: Boolean(v.start_problem), onclick: () => ctx.send("start") },
+        t(v.last_result ? "rematch" : "start"))
+        : h("p", { class: "muted" }, t("waiting_for_host"))),
   );
+}
+
+// "Last game: the witches won", with a button to see its result screen again.
+function lastResultLine(v, game, ctx) {
+  const outcome = v.last_result && v.last_result.outcome;
+  if (!outcome) return null;
+  return h("div", { class: "panel last-result" },
+    h("p", {}, t("last_game", { result: t(`winner_${outcome.winner}`) })),
+    h("button", { class: "secondary", onclick: () => ctx.showLastResult() }, t("see_result")));
+}
+
+// The room's own options (any game): marking Away a phone offline for 60 s (RULES §9).
+function roomOptions(v, ctx, host) {
+  const on = v.auto_away ?? true;
+  if (!host) return on ? h("p", { class: "muted" }, `💤 ${t("auto_away")}`) : null;
+  const box = h("input", { type: "checkbox", id: "auto-away", checked: on,
+    onchange: () => ctx.send("room_options", { auto_away: box.checked }) });
+  return h("div", { class: "panel" }, h("label", { for: "auto-away", class: "check" }, box, " ", t("auto_away")));
 }
 
 function joinQr(link) {
@@ -53,9 +88,25 @@ function moved(names, index, by) {
   return order;
 }
 
-// In a game, for the host: the game's tools (game.hostTools), then handing over host.
+// In a game, for the host: who the step waits for, each with its offline mark and a one-tap
+// Away (RULES §9), every cat's connection, then the game's tools (game.hostTools) and
+// handing over host. Stays open across views once opened.
 export function hostTools(v, game, ctx) {
-  return h("details", { class: "panel" }, h("summary", {}, t("host_tools")),
+  const connected = v.connected || {};
+  const away = new Set((v.players || []).filter((p) => p.away).map((p) => p.name));
+  const offline = Object.keys(connected).filter((n) => !connected[n]);
+  // Who holds the table up: those the step waits for, and any phone offline (a step that
+  // does not list whom it waits for still waits for them).
+  const waiting = [...new Set([...(v.waiting || []), ...offline])].filter((n) => !away.has(n) && n !== v.you);
+  const offlineMark = (name) => (connected[name] === false ? h("span", { class: "offline-mark" }, ` 📵 ${t("offline")}`) : null);
+  const waitList = waiting.length ? h("ul", { class: "waiting-list" }, ...waiting.map((name) => h("li", {},
+    h("span", { class: "name" }, name, offlineMark(name)),
+    h("button", { class: "secondary", "aria-label": t("mark_name_away", { name }),
+      onclick: () => ctx.send("mark_away", { target: name }) }, `💤 ${t("away")}`)))) : null;
+  return panel("host-tools", `${t("host_tools")}${offline.length ? ` · 📵 ${offline.length}` : ""}`,
+    waitList ? h("p", {}, t("waiting_mark_away")) : null, waitList,
+    h("p", { class: "muted" }, `📵 ${t("offline")}: ${offline.length ? offline.join(", ") : "—"}`),
+    away.size ? h("p", { class: "muted" }, `💤 ${t("away")}: ${[...away].join(", ")}`) : null,
     ...(game.hostTools ? game.hostTools(v, ctx) : []),
     handOver(v, ctx));
 }
@@ -66,7 +117,7 @@ function handOver(v, ctx) {
   const connected = v.seats ? Object.fromEntries(v.seats.map((s) => [s.name, s.connected])) : v.connected || {};
   const others = Object.keys(connected).filter((n) => n !== v.you && connected[n]);
   if (!others.length) return null;
-  return h("details", { class: "panel" }, h("summary", {}, t("hand_over")),
+  return panel("hand-over", t("hand_over"),
     h("p", {}, t("hand_over_hint")),
     h("div", { class: "row" }, ...others.map((n) => h("button", { class: "secondary", onclick: () => ctx.send("hand_over", { target: n }) }, n))));
 }

@@ -104,7 +104,7 @@ def test_with_a_discussion_limit_every_countdown_runs_out(stack, browser):
     expect(countdown).to_be_visible()
     first = int(countdown.inner_text().strip("⏱ s"))
     assert 20 <= first <= 30
-    expect(countdown).not_to_have_text(f"⏱ {first}s", timeout=5_000)  # it counts down
+    expect(countdown).not_to_have_text(f"⏱ {first} s", timeout=5_000)  # it counts down
 
     def a_day_of_countdowns_ran_out() -> bool:
         seen = {phase for phone in table.phones for phase in phone.phases}

@@ -135,7 +135,7 @@ def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stac
     witches = page.locator("output[aria-label=Witch]")
 
     page.get_by_role("button", name="Custom").click()
-    expect(page.get_by_text("5 roles for 5 cats")).to_be_visible()  # starts from the table
+    expect(page.get_by_text("Roles: 5, cats: 5")).to_be_visible()  # starts from the table
     page.get_by_role("button", name="One more Witch").click()
     expect(status).to_have_text("The role set has 6 roles but there are 5 cats.")
     expect(start).to_be_disabled()
@@ -150,7 +150,7 @@ def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stac
     expect(start).to_be_enabled()
     page.screenshot(path=ARTIFACTS / "custom-roles.png", full_page=True)
     page.get_by_role("button", name="Default").click()
-    expect(page.get_by_text("roles for 5 cats")).to_have_count(0)
+    expect(page.get_by_text("cats: 5")).to_have_count(0)
 
     page.get_by_text("Hand over host").click()
     bot = page.locator(".seats li .name").nth(1).inner_text().split(" ")[0]

@@ -94,3 +94,17 @@ def test_a_rules_page_in_each_language_with_the_same_sections_and_terms(code):
     for term in terms:
         assert term.lower() in words, term
     assert (FRONTEND / "rules.html").read_text().count("rules/${code}.html") == 1
+
+
+#: RULES §8: a skip does not compete, so it protects no one (one vote exiles a cat if the
+#: others skip). Neither the book nor RULES stops a frog from talking.
+SKIP_WARNING = {"en": "Skipping protects no one", "zh-Hant": "棄權保護不了任何人",
+                "uk": "Утримання нікого не захищає", "th": "การงดโหวตไม่ได้ปกป้องใคร"}  # fmt: skip
+FROGS_TALK_BAN = {"en": "cannot talk", "zh-Hant": "不能說話", "uk": "не говорять", "th": "กบพูด"}
+
+
+@pytest.mark.parametrize("code", list(SKIP_WARNING))
+def test_the_rules_page_warns_that_skipping_protects_no_one_and_lets_frogs_talk(code):
+    page = _rules(code)
+    assert SKIP_WARNING[code] in page
+    assert FROGS_TALK_BAN[code] not in page

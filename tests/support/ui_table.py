@@ -161,7 +161,7 @@ class UiTable:
         return self.code
 
     def start(self) -> None:
-        self.host.page.locator("main > section > button.big").click()
+        self.host.page.locator("#start").click()
         for phone in self.phones:
             expect(phone.page.locator("main")).to_have_attribute("data-phase", "role_check",
                                                                  timeout=15_000)  # fmt: skip

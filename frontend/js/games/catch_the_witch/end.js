@@ -25,7 +25,11 @@ function gameOver(v, me, ctx) {
     h("p", {}, t("witch_score", { n: reveal.witch_score ?? 0 })),
     h("table", { class: "panel" }, ...rows),
     h("h2", {}, t("timeline")), h("ul", {}, ...days),
-    v.host === v.you ? h("button", { class: "big", onclick: () => ctx.send("rematch") }, t("rematch")) : null);
+    // Shown from the lobby's last_result (the room is back in the lobby): each player goes
+    // back when they are done looking. From a server that keeps the room at the result, the
+    // host's rematch.
+    ctx.toLobby ? h("button", { class: "big", id: "to-lobby", onclick: () => ctx.toLobby() }, t("to_lobby"))
+      : v.host === v.you ? h("button", { class: "big", onclick: () => ctx.send("rematch") }, t("rematch")) : null);
 }
 
 export const END_SCREENS = { game_over: gameOver };

@@ -1,0 +1,76 @@
+// The table strip at the top of every game screen: one row of facts (connection, day "of N",
+// trackers, countdown) that fits a 360 px phone in every language, and below it one chip per
+// cat with its state. The shell draws it (app.js renderStatus); a game module chooses what
+// goes in it with the builders here (docs/client.md, "The table strip").
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+// "Day 3 of 6", with a warning mark on the last day (Catch the Witch: the Knights' day).
+export function dayItem(n, of, { warn = false, warnLabel = "" } = {}) {
+  const text = of ? t("day_of", { n, of }) : t("day", { n });
+  return h("span", { class: "fact day", "aria-label": warn ? `${text}, ${warnLabel}` : text },
+    text, warn ? h("span", { class: "warn", "aria-hidden": "true", title: warnLabel }, "⚠") : null);
+}
+
+// A counted tracker, e.g. seals "🔏 2/3" (label: what a screen reader says, and the tooltip).
+export function counterItem(icon, label, n, of) {
+  return h("span", { class: "fact", "aria-label": `${label} ${n}/${of}`, title: label },
+    h("span", { "aria-hidden": "true" }, `${icon} ${n}/${of}`));
+}
+
+// A filling gauge with a visible label (shortened with "…" before the row would wrap).
+export function gaugeItem(label, n, of) {
+  const cells = Array.from({ length: of }, (_, i) => h("span", { class: i < n ? "on" : "" }));
+  return h("span", { class: "fact gauge-item", role: "img", "aria-label": `${label} ${n}/${of}` },
+    h("span", { class: "label", "aria-hidden": "true" }, label),
+    h("span", { class: "cells", "aria-hidden": "true" }, ...cells));
+}
+
+// The seconds left of the view's step, from its absolute deadline (null: no deadline).
+export function countdownItem(v) {
+  if (!v || !v.deadline) return null;
+  const left = Math.max(0, Math.ceil(v.deadline - Date.now() / 1000));
+  return h("span", { class: "fact countdown", "aria-label": t("seconds", { n: left }) }, `⏱ ${t("seconds_short", { n: left })}`);
+}
+
+// The connection: a dot, its words for screen readers (and in full while it is not open).
+export function connectionItem(state) {
+  const open = state === "open";
+  return h("span", { class: open ? "fact conn" : "fact conn conn-bad", role: "status" },
+    open ? h("span", { "aria-hidden": "true" }, "●") : `○ ${t("reconnecting")}`,
+    open ? h("span", { class: "visually-hidden" }, t("connected")) : null);
+}
+
+// One chip per cat: {name, state: "human" | "frog" | "exiled", away, offline, lead, you}.
+// `lead` (the Chief) is drawn only on a cat in human form.
+export function catChips(cats) {
+  return cats.map((cat) => {
+    const lead = cat.lead && cat.state === "human";
+    const marks = [lead ? "👑" : "", cat.state === "frog" ? "🐸" : "", cat.state === "exiled" ? "🚪" : "",
+      cat.away ? "💤" : "", cat.offline ? "📵" : ""].join("");
+    const words = [cat.name, t("form_" + cat.state), lead ? t("strip_chief") : null, cat.away ? t("away") : null,
+      cat.offline ? t("offline") : null].filter(Boolean).join(", ");
+    return h("li", { class: `cat ${cat.state}${cat.offline ? " offline" : ""}${cat.you ? " you" : ""}`, "aria-label": words, title: words },
+      marks ? h("span", { class: "marks", "aria-hidden": "true" }, marks) : null,
+      h("span", { class: "cat-name", "aria-hidden": "true" }, cat.name));
+  });
+}
+
+// What the shell draws for a game that does not choose its own strip: the view's common
+// fields (day, days_total or knights_day, seals, curse, players, chief, connected).
+export function genericFacts(v) {
+  const of = v.days_total ?? v.knights_day;
+  const items = [];
+  if (v.day) items.push(dayItem(v.day, of, { warn: Boolean(v.knights_day) && v.day === v.knights_day, warnLabel: t("knights_day") }));
+  if (v.seals_to_win) items.push(counterItem("🔏", t("strip_seals"), v.seals ?? 0, v.seals_to_win));
+  if (v.curse_capacity) items.push(gaugeItem(t("strip_curse"), v.curse ?? 0, v.curse_capacity));
+  return items;
+}
+
+export function genericCats(v) {
+  const connected = v.connected || {};
+  return catChips((v.players || []).map((p) => ({
+    name: p.name, state: p.form || "human", away: Boolean(p.away), offline: connected[p.name] === false,
+    lead: p.name === v.chief, you: p.name === v.you,
+  })));
+}

@@ -1,0 +1,286 @@
+"""Issue 13, the shell of the phone client (Debian's Chromium, Playwright, the local stack):
+the table strip is one row on a 360 px phone in every language, with every cat's state; a
+refused move is told in the player's language under the control that sent it; the host's
+panel stays open across views and marks an offline cat Away in one tap; a view arriving while
+a finger is on a button does not swallow the tap; between games, the result, "To the lobby",
+a latecomer and "Play again". Screenshots go to build/test-artifacts/.
+
+Some views are changed on their way to the page (Playwright's WebSocket routes): a view with
+a frog, an exiled, an Away and an offline cat on the Knights' day, a refusal the server would
+send, the lobby a finished game returns to (docs/protocol.md)."""
+
+import json
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser_smoke import _create_a_room_for_bots, _strings
+from tests.support.ui_table import ARTIFACTS, LOCALES
+
+PROD = re.compile(r".*/prod.*")
+
+
+def _route_views(page, change_view=None, answer_move=None) -> None:
+    """Every frame passes through; a view goes through `change_view(view)` first, and a move
+    for which `answer_move(message)` returns a frame is answered by it instead of the server."""
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            reply = answer_move(json.loads(message)) if answer_move else None
+            if reply is None:
+                server.send(message)
+            else:
+                ws.send(json.dumps(reply))
+
+        def from_server(message):
+            frame = json.loads(message)
+            if change_view and frame.get("type") == "view":
+                change_view(frame["view"])
+            ws.send(json.dumps(frame))
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    page.route_web_socket(PROD, route)
+
+
+def _knights_day_with_every_state(view: dict) -> None:
+    """The longest strip a game gives: the last day (with its warning), seals, a curse, a
+    three-digit countdown; a frog, an exiled, an Away and an offline cat."""
+    if view.get("phase") == "lobby":
+        return
+    players = view["players"]
+    view.update(day=6, days_total=6, knights_day=6, seals=2, seals_to_win=3, curse=2,
+                curse_capacity=3, deadline=time.time() + 250, chief=players[0]["name"])  # fmt: skip
+    players[1]["form"], players[2]["form"], players[3]["away"] = "frog", "exiled", True
+    view.setdefault("connected", {})[players[4]["name"]] = False
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_the_strip_is_one_row_at_360_px_with_every_cats_state(stack, phones, language):
+    t = _strings(language)
+    page = phones(LOCALES[language])
+    _route_views(page, change_view=_knights_day_with_every_state)
+    _create_a_room_for_bots(page, stack, create=t("create_room"))
+    page.get_by_role("button", name=t("start"), exact=True).click()
+    facts = page.locator("header .facts > *")
+    expect(facts.first).to_be_visible(timeout=10_000)
+    expect(page.locator("header .countdown")).to_be_visible()
+    expect(page.locator("main")).to_have_attribute("data-phase", "role_check")
+    page.screenshot(path=ARTIFACTS / f"shell-strip-{language}.png")
+
+    boxes = [facts.nth(i).bounding_box() for i in range(facts.count())]
+    assert len(boxes) == 5, boxes  # connection, day, seals, curse, countdown
+    assert {round(b["y"]) for b in boxes} == {round(boxes[0]["y"])}, boxes  # one row
+    assert all(b["x"] >= 0 and b["x"] + b["width"] <= 360 for b in boxes), boxes
+    assert page.locator("header .facts").bounding_box()["height"] <= 34
+    day = page.locator("header .fact.day")
+    expect(day).to_contain_text(t("day_of", n=6, of=6))
+    expect(day).to_contain_text("⚠")
+    expect(page.get_by_role("img", name=f"{t('strip_curse')} 2/3")).to_be_visible()
+    expect(page.locator("header .gauge-item .cells > span.on")).to_have_count(2)
+    unit = re.escape(t("seconds_short", n=0)).replace("0", r"\d+")
+    expect(page.locator("header .countdown")).to_have_text(re.compile(f"⏱ {unit}$"))
+
+    chips = page.locator("header ul.cats li")
+    expect(chips).to_have_count(5)
+    expect(chips.nth(0)).to_contain_text("👑")  # the Chief, in human form
+    expect(chips.nth(1)).to_contain_text("🐸")
+    expect(chips.nth(2)).to_have_class(re.compile(r"\bexiled\b"))
+    expect(chips.nth(3)).to_contain_text("💤")
+    expect(chips.nth(4)).to_contain_text("📵")
+    expect(chips.nth(4)).to_have_attribute("aria-label", re.compile(re.escape(t("offline"))))
+
+
+def test_no_crown_on_a_frog_or_an_exiled_chief(stack, phones):
+    page = phones()
+    page.goto(stack.http_url + "/")
+    marks = page.evaluate("""async () => {
+      const strip = await import("./js/strip.js");
+      return ["human", "frog", "exiled"].map((state) =>
+        strip.catChips([{ name: "Bo", state, lead: true }])[0].textContent);
+    }""")
+    assert ["👑" in m for m in marks] == [True, False, False], marks
+
+
+def _refuse(action: str, code: str):
+    """Answers the page's `action` as the server refuses it, with English for the logs."""
+
+    def answer(message):
+        if message.get("action") != action:
+            return None
+        return {"type": "error", "code": code, "params": {}, "action": action,
+                "message": "Developer English: field 'step' of 'ready' is wrong."}  # fmt: skip
+
+    return answer
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_a_refused_move_is_told_in_the_players_language_under_its_control(stack, phones, language):
+    t = _strings(language)
+    page = phones(LOCALES[language])
+    _route_views(page, answer_move=_refuse("ready", "a_code_with_no_string_yet"))
+    _create_a_room_for_bots(page, stack, create=t("create_room"))
+    page.get_by_role("button", name=t("start"), exact=True).click()
+    ready = page.get_by_role("button", name=t("ready"), exact=True)
+    ready.click(timeout=10_000)
+
+    error = page.locator("main p.error")
+    expect(error).to_have_text(t("did_not_work"))
+    assert error.evaluate("(e) => e.previousElementSibling.textContent.trim()") == t("ready")
+    expect(page.locator("body")).not_to_contain_text("Developer English")
+    page.screenshot(path=ARTIFACTS / f"shell-error-{language}.png")
+
+
+def _join(page, stack, code: str, name: str) -> None:
+    page.goto(f"{stack.http_url}/?room={code}")
+    page.fill("#name", name)
+    page.locator("main .panel button.big").first.click()
+    expect(page.locator("p.code")).to_be_visible(timeout=15_000)
+
+
+def _eventually(page, check, timeout: float = 10) -> None:
+    """Waits for `check()`, letting the page's events (frames, routes) run meanwhile."""
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, "timed out"
+        page.wait_for_timeout(50)
+
+
+def _views_received(page) -> list[str]:
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)))
+    return frames
+
+
+def test_the_host_panel_stays_open_shows_who_is_offline_and_marks_away_in_one_tap(stack, phones):
+    host, kit = phones(), phones()
+    _create_a_room_for_bots(host, stack)
+    _join(kit, stack, host.locator("p.code").inner_text().replace(" ", ""), "Kit")
+    host.get_by_role("button", name="Start the game").click()
+    expect(host.get_by_role("heading", name="Your secret role")).to_be_visible(timeout=10_000)
+    panel = host.locator("details#host-tools")
+    panel.locator(":scope > summary").click()
+    expect(panel).to_have_attribute("open", "")
+
+    kit.context.close()  # Kit's phone goes to sleep before tapping Ready
+    waiting_kit = panel.locator(".waiting-list li", has_text="Kit")
+    expect(waiting_kit).to_contain_text("📵 offline", timeout=15_000)
+    expect(panel).to_have_attribute("open", "")  # the push did not snap it shut
+    host.screenshot(path=ARTIFACTS / "shell-host-panel.png")
+    host.get_by_role("button", name="Mark Kit Away").click()
+    expect(panel).to_contain_text("💤 Away: Kit", timeout=10_000)
+    expect(waiting_kit).to_have_count(0)
+    expect(panel).to_have_attribute("open", "")
+
+
+def test_a_view_arriving_during_a_tap_does_not_swallow_it(stack, phones):
+    host, kit = phones(), phones()
+    frames = _views_received(host)
+    _create_a_room_for_bots(host, stack)
+    code = host.locator("p.code").inner_text().replace(" ", "")
+
+    # The lobby: the host's finger is on "Custom" (role set) when Kit's join redraws the seats.
+    kit.goto(f"{stack.http_url}/?room={code}")
+    kit.fill("#name", "Kit")
+    custom = host.get_by_role("button", name="Custom", exact=True)
+    custom.hover()
+    host.mouse.down()
+    before = len(frames)
+    kit.locator("main .panel button.big").first.click()  # Join
+    _eventually(host, lambda: any("Kit" in f for f in frames[before:]))
+    host.mouse.up()
+    expect(host.locator(".seats li")).to_have_count(6)
+    expect(custom).to_have_attribute("aria-pressed", "true", timeout=10_000)
+
+    # A game step: the finger is on Ready when Kit's phone goes offline (a view to the host).
+    host.get_by_role("button", name="Default", exact=True).click()
+    host.locator("#start").click()
+    ready = host.get_by_role("button", name="Ready", exact=True)
+    ready.hover(timeout=10_000)
+    host.mouse.down()
+    before = len(frames)
+    kit.context.close()
+    _eventually(host, lambda: any('"view"' in f for f in frames[before:]), timeout=15)
+    host.mouse.up()
+    expect(host.get_by_text("Ready. Waiting for the others…")).to_be_visible(timeout=10_000)
+
+
+LAST_RESULT = {
+    "game": "catch_the_witch", "outcome": {"winner": "witches", "reason": "witches_take_over"},
+    "reveal": {"roles": {"Zoe": "witch", "Bo": "seer", "Cy": "villager", "Di": "herbalist"},
+               "timeline": [{"day": d, "required": ["fish"], "ritual_result": "failure", "new_frogs": [],
+                             "exiled": None, "spells": []} for d in range(1, 7)],
+               "witch_score": 1},
+    "players": [{"name": n, "form": "human", "away": False} for n in ("Zoe", "Bo", "Cy", "Di")],
+}  # fmt: skip
+
+
+def _lobby(seats: list[str], last_result: dict | None) -> dict:
+    return {"phase": "lobby", "game": "catch_the_witch", "room": "ABCDEFGH", "host": "Zoe",
+            "you": "Zoe", "seats": [{"name": n, "connected": True} for n in seats],
+            "settings": {"discussion_limit": 120, "roles": None, "reveal_role_on_exile": False},
+            "default_roles": None, "start_problem": None, "auto_away": True,
+            "last_result": last_result}  # fmt: skip
+
+
+def test_after_a_game_to_the_lobby_a_latecomer_joins_and_the_host_plays_again(stack, phones):
+    """The room as docs/protocol.md says a finished game leaves it: back in the lobby with
+    `last_result`. The server here is the test's (a game to its end would take minutes)."""
+    page = phones()
+    sent: list[dict] = []
+    seq = iter(range(1, 100))
+
+    def frame(view):
+        return json.dumps({"type": "view", "seq": next(seq), "rev": str(len(sent)), "view": view})
+
+    sockets = []
+
+    def route(ws):
+        sockets.append(ws)
+
+        def from_page(message):
+            sent.append(json.loads(message))
+            if sent[-1]["action"] == "ping" and len(sent) == 1:  # the seat's whole view
+                game = {**LAST_RESULT, "phase": "squabble", "room": "ABCDEFGH", "host": "Zoe",
+                        "you": "Zoe", "step": 40, "day": 3, "connected": {}}  # fmt: skip
+                ws.send(frame(game))
+                ws.send(frame(_lobby(["Zoe", "Bo", "Cy", "Di"], LAST_RESULT)))
+
+        ws.on_message(from_page)
+
+    page.route_web_socket(PROD, route)
+    page.add_init_script(
+        'localStorage.setItem("party.seat", JSON.stringify({room: "ABCDEFGH", token: "t", name: "Zoe"}))'
+    )
+    page.goto(stack.http_url + "/?room=ABCDEFGH")
+
+    main = page.locator("main")
+    expect(main).to_have_attribute("data-phase", "game_over", timeout=10_000)
+    expect(main).to_contain_text("The witches win!")
+    page.screenshot(path=ARTIFACTS / "shell-result.png")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("scrollY") > 0
+    page.get_by_role("button", name="To the lobby").click()
+
+    expect(main).to_have_attribute("data-phase", "lobby")
+    assert page.evaluate("scrollY") == 0  # a new screen starts at its top
+    expect(main).to_contain_text("Last game: The witches win!")
+    expect(page.locator("#start")).to_have_text("Play again")
+    assert page.locator("#start").bounding_box()["y"] < 640  # in reach, no scrolling
+    page.get_by_label("Mark a phone Away after 60 s offline").uncheck()
+    _eventually(page, lambda: sent[-1] == {"action": "room_options", "auto_away": False})
+
+    sockets[0].send(frame(_lobby(["Zoe", "Bo", "Cy", "Di", "Kit"], LAST_RESULT)))  # a latecomer
+    expect(page.locator(".seats li")).to_have_count(5)
+    expect(main).to_have_attribute("data-phase", "lobby")  # not the result again
+    page.screenshot(path=ARTIFACTS / "shell-lobby-after-game.png")
+    page.get_by_role("button", name="See the result").click()
+    expect(main).to_have_attribute("data-phase", "game_over")
+    page.get_by_role("button", name="To the lobby").click()
+    page.locator("#start").click()
+    _eventually(page, lambda: sent[-1] == {"action": "start"})
