@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"\n{run.actions} actions, {run.timeouts} timers fired, "
           f"{run.illegal_actions} illegal actions.")  # fmt: skip
-    print("The playable local stack (phones on your Wi-Fi) comes with the backend issues.")
+    print("Play it on phones: make dev (README.md).")
     return 0
 
 
