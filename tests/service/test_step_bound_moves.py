@@ -132,6 +132,7 @@ def test_a_move_sent_twice_on_its_step_is_taken_once():
     # A changed choice is a new move, not a repeat.
     for name in NAMES:
         h.send(name, action="ready")
+    h.advance_to_next_timer()  # the morning (§3.2)
     cat = next(c.name for c in h.room().state.players if not c.role.is_witch)
     view = h.view(cat)
     assert view["phase"] == "place_choice"
@@ -209,6 +210,7 @@ def test_a_refusal_reads_the_same_on_every_path():
     h, _ = _game(0)
     for name in NAMES:
         h.send(name, action="ready")
+    h.advance_to_next_timer()  # the morning (§3.2)
     assert h.view("Bo")["phase"] == "place_choice" and h.room().state.deadline
     h.send("Bo", action="vote", target=None)  # a rules refusal, on its own
     alone = h.error("Bo")
