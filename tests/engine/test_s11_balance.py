@@ -18,9 +18,9 @@ def test_s11_each_side_still_wins_a_fair_share(count):
 
 def test_s11_bots_do_not_exile_the_host_on_day_one_evidence_alone():
     """Alone with bots, the host is seat 1 and day 1's first Chief. Before this rule of the
-    bots, 70 of these 200 games (35 %) exiled him on day 1, every one on one failed
-    ritual's evidence; now only a witch the Seer has found is exiled on day 1 (32 games,
-    16 %, every one a witch host)."""
+    bots, 70 of these 200 games (35 %; 31 times not a witch) exiled him on day 1 on one
+    failed ritual's evidence; now only a witch the Seer has found is exiled on day 1 (32
+    games, 16 %, every one a witch host)."""
     host_exiled = 0
     for seed in range(200):
         run = play_new(4 + seed % 9, seed, {"discussion_limit": 120})
