@@ -92,12 +92,7 @@ def test_s5_target_must_be_at_the_witch_place_and_not_herself():
 def test_s5_two_witches_frogging_each_other_both_become_frogs():
     t = six_on_day_two()
     t.places(Bo="river", Cy="river", Di="river", Fay="river")
-    t.plans()
-    t.do("Ann", "witch_place", place="forest")
-    t.do("Eve", "witch_place", place="forest")
-    t.do("Ann", "witch_spell", spell="frog", target="Eve")
-    t.do("Eve", "witch_spell", spell="frog", target="Ann")
-    t.end_witches_turn()
+    t.witches_at("forest", Ann=("frog", "Eve"), Eve=("frog", "Ann"))
     assert t.state.outcome.reason.value == "witches_all_frogs"
 
 
@@ -165,12 +160,7 @@ def test_s5_two_witches_snatching_each_other_swap_their_cards():
     for seed in range(8):  # whatever the draws, each takes the other's card as it was
         t = snatching_at_the_river({"Ann": [Ingredient.CRYSTAL], "Eve": [Ingredient.CANDLE]})
         t.state.rng = seed + 1
-        t.plans()
-        t.do("Ann", "witch_place", place="river")
-        t.do("Eve", "witch_place", place="river")
-        t.do("Ann", "witch_spell", spell="snatch", target="Eve")
-        t.do("Eve", "witch_spell", spell="snatch", target="Ann")
-        t.end_witches_turn()
+        t.witches_at("river", Ann=("snatch", "Eve"), Eve=("snatch", "Ann"))
         assert t.state.cat("Ann").hand == [Ingredient.CANDLE, Ingredient.FISH]
         assert t.state.cat("Eve").hand == [Ingredient.CRYSTAL, Ingredient.FISH]
 

@@ -93,9 +93,22 @@ class Table:
         once every witch has chosen, the 15 s run out (§3.3: the turn always lasts 15 s)."""
         self.plans(**{name: place})
         self.do(name, "witch_place", place=place)
+        self._cast(name, spell, target)
+        self.end_witches_turn()
+
+    def witches_at(self, place: str, **casts: tuple[str, str | None]) -> None:
+        """The named witches all choose ``place`` first, so each may target another there,
+        then each casts its (spell, target) in the order given; then the 15 s run out."""
+        self.plans()
+        for name in casts:
+            self.do(name, "witch_place", place=place)
+        for name, (spell, target) in casts.items():
+            self._cast(name, spell, target)
+        self.end_witches_turn()
+
+    def _cast(self, name: str, spell: str, target: str | None) -> None:
         fields = {"spell": spell} if target is None else {"spell": spell, "target": target}
         self.do(name, "witch_spell", **fields)
-        self.end_witches_turn()
 
     def end_witches_turn(self) -> None:
         """The 15 s run out once no witch still chooses."""
