@@ -70,6 +70,7 @@ class DayRules:
             raise IllegalAction("A witch's choices are final once tapped.", "§3.3")
         self._check_open(action.place)
         self.s.today.witch_choices[cat.name] = WitchChoice(place=action.place)
+        self.s.today.witch_plans[cat.name] = action.place  # her tapped place from now on
 
     def on_witch_spell(self, cat: Cat, action: WitchSpell) -> None:
         s = self.s
@@ -115,9 +116,9 @@ class DayRules:
         choices = today.witch_choices
         if cat.name not in choices:
             plan = today.witch_plans.get(cat.name)
-            choices[cat.name] = WitchChoice(
-                place=plan or self.rng.choice(tables.open_places(self.s.day))
-            )
+            place = plan or self.rng.choice(tables.open_places(self.s.day))
+            choices[cat.name] = WitchChoice(place=place)
+            today.witch_plans[cat.name] = place
         choices[cat.name].spell = Spell.NONE
         choices[cat.name].target = None
 

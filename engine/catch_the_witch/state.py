@@ -132,7 +132,8 @@ class Day(_Model):
     dropped: list[Ingredient] = Field(default_factory=list)
     places: dict[str, Place] = Field(default_factory=dict)
     #: A witch's tap in the place choice: where she means to gather, her witch place unless
-    #: she picks another in her 15 s (docs/engine.md). Not a place: nobody counts it.
+    #: she picks another in her 15 s, which then replaces it (her own ``me.place`` shows
+    #: it, docs/engine.md). Not a place: nobody counts it.
     witch_plans: dict[str, Place] = Field(default_factory=dict)
     restore: str | None = None
     guarding: bool = False  # the Knight chose Guard today

@@ -263,6 +263,7 @@ def test_s3_3_the_place_choice_waits_for_a_witch_and_keeps_her_tap_as_her_plan()
     assert ann["counts"] == {"forest": 0, "meadow": 0, "river": 3}  # a plan is not counted
     t.timeout()  # no witch_place: she gathers at her plan, casting nothing
     assert t.state.today.witch_choices["Ann"].place == "meadow"
+    assert t.view("Ann")["me"]["place"] == "meadow"
     assert t.state.cat("Ann").hand == ["moonflower"]
     t2 = started()
     t2.places(Bo="river", Cy="river", Di="river")
@@ -276,3 +277,4 @@ def test_s3_3_a_witch_place_tapped_in_her_15_seconds_overrides_her_plan():
     t.plans(Ann="meadow")
     t.witch("Ann", "river")
     assert t.state.cat("Ann").hand == ["fish"]
+    assert t.view("Ann")["me"]["place"] == "river"  # her tapped place, as anyone's
