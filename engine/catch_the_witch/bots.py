@@ -298,8 +298,14 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
         if not options:
             return {"type": "vote", "target": None}
     # Witches blend in by following the village's own rule on the evidence.
-    target = most_suspected(v, options)
     final_day = v["day"] >= v["knights_day"]
+    if v["day"] == 1 and not final_day and not known_witches(v) & set(options):
+        # Day 1's only evidence is one failed ritual. A villager Chief (seat 1, the host
+        # alone with bots) trusts himself onto it, and ties go to the earlier seat: he was
+        # exiled on it in a third of the games. Only hard evidence (a Seer's "Witch")
+        # exiles on day 1.
+        return {"type": "vote", "target": None}
+    target = most_suspected(v, options)
     score = suspicion(v)
     jester = "jester" in v["role_set"]
     needed = SUSPICION_TO_VOTE_WITH_JESTER if jester else SUSPICION_TO_VOTE

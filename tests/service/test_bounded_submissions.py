@@ -13,6 +13,7 @@ def _at_place_choice() -> Harness:
     h.send("Ann", action="start")
     for name in NAMES:
         h.send(name, action="ready")
+    h.advance_to_next_timer()  # the morning (§3.2)
     assert h.view("Ann")["phase"] == "place_choice"
     return h
 

@@ -173,6 +173,7 @@ def test_duplicate_early_late_and_lost_timers():
     h = started(["Ann", "Bo", "Cy", "Di"])
     for name in ["Ann", "Bo", "Cy", "Di"]:
         h.send(name, action="ready")
+    h.advance_to_next_timer()  # the morning (§3.2)
     room = h.room()
     assert room.state.phase.value == "place_choice" and room.state.deadline
     ((message, delay),) = [t for t in h.timers.scheduled if t[0]["kind"] == "deadline"]
@@ -413,6 +414,7 @@ def test_only_phones_whose_view_changed_are_sent_one():
     h = started(names)
     for name in names:
         h.send(name, action="ready")
+    h.advance_to_next_timer()  # the morning (§3.2)
     assert h.view("Ann")["phase"] == "place_choice"
     mover = next(n for n in names if h.view(n)["your_turn"] and h.view(n)["me"]["role"] != "knight")
     counts = {n: len(h.messages(n)) for n in names}

@@ -63,6 +63,15 @@ def _move(h: Harness, rng: random.Random, guard: bool, sent: list) -> bool:
     return h.advance_to_next_timer()
 
 
+def _past_deadline(h: Harness) -> bool:
+    """A stale timer moved the clock past the step's deadline, into the margin before the
+    step's own timer (the witches' 15 s end only by theirs): any message now also resolves
+    the step, for everyone alike, so a frame's answer is more than its own. Let the timer
+    do it, as in a live room."""
+    deadline = h.room().state.deadline
+    return deadline is not None and h.clock.now > deadline
+
+
 def test_every_move_replayed_on_a_later_step_is_refused_and_changes_nothing():
     """§3 (every step): each move made so far, sent again by its seat on every later step,
     is refused with stale_move and changes nothing; the game then goes on unharmed."""
@@ -71,7 +80,7 @@ def test_every_move_replayed_on_a_later_step_is_refused_and_changes_nothing():
         h, rng = _game(seed)
         sent: list = []
         while _move(h, rng, guard=seed == 1, sent=sent):
-            if len(sent) % 7:
+            if len(sent) % 7 or _past_deadline(h):
                 continue
             game = h.room().state
             for name, frame, _, _ in rng.sample(sent, min(6, len(sent))):
@@ -132,6 +141,7 @@ def test_a_move_sent_twice_on_its_step_is_taken_once():
     # A changed choice is a new move, not a repeat.
     for name in NAMES:
         h.send(name, action="ready")
+    h.advance_to_next_timer()  # the morning (§3.2)
     cat = next(c.name for c in h.room().state.players if not c.role.is_witch)
     view = h.view(cat)
     assert view["phase"] == "place_choice"
@@ -184,6 +194,9 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
         h, rng = _game(seed)
         sent: list = []
         while True:
+            if _past_deadline(h):
+                h.advance_to_next_timer()
+                continue
             roles = {c.name: c.role for c in h.room().state.players}
             for name in NAMES:
                 count = len(h.messages(name))
@@ -209,6 +222,7 @@ def test_a_refusal_reads_the_same_on_every_path():
     h, _ = _game(0)
     for name in NAMES:
         h.send(name, action="ready")
+    h.advance_to_next_timer()  # the morning (§3.2)
     assert h.view("Bo")["phase"] == "place_choice" and h.room().state.deadline
     h.send("Bo", action="vote", target=None)  # a rules refusal, on its own
     alone = h.error("Bo")
