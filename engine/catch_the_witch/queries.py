@@ -23,11 +23,6 @@ def unlocked_spells(state: GameState) -> list[Spell]:
     ]
 
 
-def place_choosers(state: GameState) -> list[Cat]:
-    """§3.3: every non-witch cat in human form picks a place."""
-    return [c for c in state.players if c.form is Form.HUMAN and not c.role.is_witch]
-
-
 def human_witches(state: GameState) -> list[Cat]:
     return [c for c in state.players if c.form is Form.HUMAN and c.role.is_witch]
 
