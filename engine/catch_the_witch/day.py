@@ -5,6 +5,8 @@
 ``self.rng`` its RNG, and the shared checks (``_need_human``…) are the turn's.
 """
 
+from dataclasses import dataclass, field
+
 from ..errors import IllegalAction
 from . import tables
 from .actions import ChooseGuard, ChoosePlace, GuardPlace, WitchPlace, WitchSpell
@@ -19,8 +21,6 @@ class DayRules:
         s = self.s
         self._need_step_for("choose_place", what="Choosing a place", rule="§3.3")
         self._need_human(cat, "§3.3")
-        if cat.role.is_witch:
-            raise IllegalAction("Witches choose their place during their 15 seconds.", "§3.3")
         if cat.role is Role.KNIGHT and s.today.guarding:
             raise IllegalAction("You chose to Guard; that cannot be changed.", "§6.3")
         self._check_open(action.place)
@@ -32,7 +32,10 @@ class DayRules:
             if target.form is not Form.FROG:
                 raise IllegalAction(f"{target.name} is not a frog.", "§6.2")
             restore = target.name
-        s.today.places[cat.name] = action.place
+        if cat.role.is_witch:  # her plan: changeable like anyone's place (docs/engine.md)
+            s.today.witch_plans[cat.name] = action.place
+        else:
+            s.today.places[cat.name] = action.place
         if cat.role is Role.HERBALIST:
             s.today.restore = restore
 
@@ -97,16 +100,24 @@ class DayRules:
 
     # -- automatic choices (§9) ------------------------------------------------------------
     def auto_place(self, cat: Cat) -> None:
-        """Random place; Herbalist restores nobody; Knight gathers (§9)."""
-        self.s.today.places[cat.name] = self.rng.choice(tables.open_places(self.s.day))
+        """Random place (a witch: a random plan); Herbalist restores nobody; Knight gathers
+        (§9)."""
+        today = self.s.today
+        chosen = today.witch_plans if cat.role.is_witch else today.places
+        chosen[cat.name] = self.rng.choice(tables.open_places(self.s.day))
         if cat.role is Role.HERBALIST:
-            self.s.today.restore = None
+            today.restore = None
 
     def auto_witch(self, cat: Cat) -> None:
-        """§5: a random place if none, and no spell if the spell or its target is missing."""
-        choices = self.s.today.witch_choices
+        """§5: her plan, or a random place if she has none, and no spell if the spell or its
+        target is missing."""
+        today = self.s.today
+        choices = today.witch_choices
         if cat.name not in choices:
-            choices[cat.name] = WitchChoice(place=self.rng.choice(tables.open_places(self.s.day)))
+            plan = today.witch_plans.get(cat.name)
+            choices[cat.name] = WitchChoice(
+                place=plan or self.rng.choice(tables.open_places(self.s.day))
+            )
         choices[cat.name].spell = Spell.NONE
         choices[cat.name].target = None
 
@@ -123,7 +134,7 @@ class DayRules:
             pool = [tables.ingredient_of(p) for p in tables.open_places(s.day)]
             drawn = [self.rng.choice(pool) for _ in range(size)]
         s.days.append(Day(number=s.day, required=drawn[:size], dropped=drawn[size:]))
-        self.enter(Phase.PLACE_CHOICE)
+        self.enter(Phase.MORNING)
 
     def start_witches(self) -> None:
         if human_witches(self.s):
@@ -136,20 +147,25 @@ class DayRules:
         s = self.s
         today = s.today
         guard = today.guard_place if today.guarding else None
-        frogs: set[str] = set()
-        spoiled: set[Place] = set()
+        spells = _Spells()
         repelled = False
         for witch in s.players:  # all spells resolve against the state before ①
             choice = today.witch_choices.get(witch.name)
             if choice is None or choice.spell in (None, Spell.NONE):
                 continue
-            worked = self._cast(witch, choice, guard, frogs, spoiled)
+            worked = self._cast(witch, choice, guard, spells)
             repelled = repelled or choice.place is guard
             today.spells.append(
                 SpellCast(witch=witch.name, place=choice.place, spell=choice.spell,
                           target=choice.target, worked=worked)
             )  # fmt: skip
             self._note(witch, kind="spell", spell=choice.spell, worked=worked)
+        for name, positions in spells.taken.items():
+            victim = s.cat(name)
+            victim.hand = [card for i, card in enumerate(victim.hand) if i not in positions]
+        for name, card in spells.gained:
+            s.cat(name).hand.append(card)
+        frogs, spoiled = spells.frogs, spells.spoiled
         for name in frogs:
             s.cat(name).form = Form.FROG
         today.new_frogs = [name for name in s.names() if name in frogs]
@@ -187,15 +203,15 @@ class DayRules:
         self.enter(Phase.EVENING)
 
     def _cast(
-        self, witch: Cat, choice: WitchChoice, guard: Place | None, frogs: set[str],
-        spoiled: set[Place],
-    ) -> bool:  # fmt: skip
-        """§5: one spell's effect; returns whether it worked."""
+        self, witch: Cat, choice: WitchChoice, guard: Place | None, spells: "_Spells"
+    ) -> bool:
+        """§5: one spell's effect, noted in ``spells`` (nothing changes yet); returns whether
+        it worked."""
         s = self.s
         if choice.place is guard:
             return False
         if choice.spell is Spell.SPOIL:
-            spoiled.add(choice.place)
+            spells.spoiled.add(choice.place)
             return True
         target = s.cat(choice.target)
         if choice.spell is Spell.FROG:
@@ -205,10 +221,28 @@ class DayRules:
             ]  # fmt: skip
             if witnesses:
                 return False
-            frogs.add(target.name)
+            spells.frogs.add(target.name)
             return True
-        # Snatch: one random card of the target's hand.
-        if not target.hand:
-            return False
-        witch.hand.append(target.hand.pop(self.rng.below(len(target.hand))))
+        # Snatch: one random card of the target's hand as it was before ①, not one another
+        # witch's Snatch took: a card is taken once, and one snatched today is not in reach.
+        taken = spells.taken.setdefault(target.name, [])
+        left = [i for i in range(len(target.hand)) if i not in taken]
+        if not left:
+            return False  # an empty hand, or its every card already snatched
+        position = left[self.rng.below(len(left))]
+        taken.append(position)
+        spells.gained.append((witch.name, target.hand[position]))
         return True
+
+
+@dataclass
+class _Spells:
+    """Step ①'s effects, gathered first and applied together (§5: all spells resolve at
+    once against the state before step ①)."""
+
+    frogs: set[str] = field(default_factory=set)
+    spoiled: set[Place] = field(default_factory=set)
+    #: Snatch: the positions taken from each target's hand as it was before ①…
+    taken: dict[str, list[int]] = field(default_factory=dict)
+    #: …and the card each casting witch gains, in casting (seat) order.
+    gained: list[tuple[str, Ingredient]] = field(default_factory=list)

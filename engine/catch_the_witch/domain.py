@@ -105,7 +105,8 @@ class Phase(StrEnum):
     """The steps of a day (§3) as the engine walks them."""
 
     ROLE_CHECK = "role_check"
-    PLACE_CHOICE = "place_choice"  # §3.3 non-witches choose (Knight: gather or guard)
+    MORNING = "morning"  # §3.2 the duck announces the ingredients; only its timer ends it
+    PLACE_CHOICE = "place_choice"  # §3.3 every cat in human form taps a place (witches: a plan)
     GUARD = "guard"  # §6.3 the guarding Knight picks a place from the counts
     WITCHES = "witches"  # §3.3/§5 the witches' 15 s ("Gathering" for everyone else)
     EVENING = "evening"  # §3.4 the duck's announcement, everyone taps OK

@@ -131,6 +131,9 @@ class Day(_Model):
     #: Ingredients dropped because too few cats were in human form (§2.2).
     dropped: list[Ingredient] = Field(default_factory=list)
     places: dict[str, Place] = Field(default_factory=dict)
+    #: A witch's tap in the place choice: where she means to gather, her witch place unless
+    #: she picks another in her 15 s (docs/engine.md). Not a place: nobody counts it.
+    witch_plans: dict[str, Place] = Field(default_factory=dict)
     restore: str | None = None
     guarding: bool = False  # the Knight chose Guard today
     guard_place: Place | None = None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import tables
 from .domain import EMPTY_PAW, Form, Phase, Role
-from .queries import human_witches, place_choosers
+from .queries import human_witches
 from .state import Cat, GameState
 
 if TYPE_CHECKING:  # the turn reads this table: only the type checker looks back
@@ -71,11 +71,15 @@ def _not_done(state: GameState) -> list[str]:
 
 
 def _place_choosers(state: GameState) -> list[str]:
+    """Every cat in human form, witches too: a witch taps her plan like anyone taps a place,
+    so the step waits for her as for anyone (docs/engine.md, "Decisions beyond RULES.md")."""
     today = state.today
     return [
         c.name
-        for c in place_choosers(state)
-        if c.name not in today.places and not (c.role is Role.KNIGHT and today.guarding)
+        for c in state.humans()
+        if c.name not in today.places
+        and c.name not in today.witch_plans
+        and not (c.role is Role.KNIGHT and today.guarding)
     ]
 
 
@@ -124,6 +128,13 @@ def _fill_in(turn: "Turn") -> None:
     turn.s.deadline = None
 
 
+def _end_witches_turn(turn: "Turn") -> None:
+    """§3.3: only the 15 s end the witches' turn: the missing choices are made (§9), then
+    the day resolves."""
+    _fill_in(turn)
+    turn.resolve_day()
+
+
 def _approve(turn: "Turn", cat: Cat) -> None:
     turn.s.approvals[cat.name] = True
 
@@ -151,6 +162,14 @@ STEPS: dict[Phase, Step] = {
     Phase.ROLE_CHECK: Step(
         _not_done, frozenset({"ready"}), advance=lambda t: t.start_day(), after_spells=False
     ),
+    # §3.2 the duck's announcement: nobody moves; only its timer ends it.
+    Phase.MORNING: Step(
+        _nobody,
+        timer=lambda state: tables.MORNING_SECONDS,
+        on_timeout=lambda t: t.enter(Phase.PLACE_CHOICE),
+        public_waiting=False,
+        after_spells=False,
+    ),
     Phase.PLACE_CHOICE: Step(
         _place_choosers,
         frozenset({"choose_place", "choose_guard"}),
@@ -175,9 +194,10 @@ STEPS: dict[Phase, Step] = {
         _witches,
         frozenset({"witch_place", "witch_spell"}),
         timer=lambda state: tables.WITCH_SECONDS,
-        on_timeout=_fill_in,
+        # §3.3: the turn always lasts the full 15 s, even when every witch has chosen:
+        # a shorter gathering would tell the table what the witches did. No ``advance``.
+        on_timeout=_end_witches_turn,
         auto_act=lambda t, cat: t.auto_witch(cat),
-        advance=lambda t: t.resolve_day(),
         public_waiting=False,
         after_spells=False,
     ),

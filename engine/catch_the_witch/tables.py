@@ -68,6 +68,8 @@ SPELL_UNLOCK: dict[Spell, tuple[int, int]] = {
 
 #: §9 / §3 timing, in seconds.
 WITCH_SECONDS = 15
+#: §3.2 [design] the morning: the duck's announcement shows this long, for everyone.
+MORNING_SECONDS = 8
 SQUABBLE_SECONDS = 4
 DISCUSSION_LIMIT_DEFAULT = 120
 DISCUSSION_LIMIT_MIN = 30

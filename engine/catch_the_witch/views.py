@@ -199,8 +199,10 @@ def _private(s: GameState, me: Cat) -> dict[str, Any]:
 def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> None:
     """Own choices of the current step, and the counts a witch or guarding Knight may see."""
     phase = s.phase
-    if me.name in today.places:
-        mine["place"] = today.places[me.name].value
+    # A witch's tapped place is her plan (docs/engine.md), shown as everyone's tap is.
+    place = today.places.get(me.name) or today.witch_plans.get(me.name)
+    if place:
+        mine["place"] = place.value
     if me.role is Role.HERBALIST and today.restore:
         mine["restore"] = today.restore
     if me.role is Role.KNIGHT:

@@ -187,7 +187,7 @@ def test_s6_3_a_cat_other_than_the_knight_is_refused_alike_in_the_guard_step_and
     six = {"Ann": "witch", "Bo": "herbalist", "Cy": "seer", "Di": "knight", "Eve": "witch"}
     t = Table({**six, "Fay": "villager"}, required=[["fish"]] * 9)
     t.ready_all()
-    t.places(Bo="river", Cy="river", Fay="meadow")
+    t.places(Bo="river", Cy="river", Fay="meadow", Ann="forest", Eve="forest")
     waiting_for_the_knight = t.state
     t.do("Di", "choose_guard")
     guard_step = t.state

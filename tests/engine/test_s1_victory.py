@@ -60,10 +60,12 @@ def test_s1_all_remaining_witches_frogs_after_the_vote():
     quiet_day(t)
     # Day 2: Ann frogs Eve (alone together in the forest); Ann is exiled at the vote.
     t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    t.plans()
     t.do("Eve", "witch_place", place="forest")
     t.do("Ann", "witch_place", place="forest")
     t.do("Eve", "witch_spell", spell="none")
     t.do("Ann", "witch_spell", spell="frog", target="Eve")
+    t.end_witches_turn()
     assert t.state.cat("Eve").form is Form.FROG
     t.evening()
     t.curse_day()

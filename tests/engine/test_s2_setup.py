@@ -71,9 +71,11 @@ def test_s2_2_cap_at_the_evening_drops_the_last_drawn_ingredients(monkeypatch):
     t.ready_all()
     assert len(t.state.today.required) == 4
     t.places(Bo="river", Cy="river", Di="river")
+    t.plans()
     t.do("Ann", "witch_place", place="forest")
     t.state.cat("Di").form = Form.FROG  # as if frogged at step ①
     t.do("Ann", "witch_spell", spell="none")
+    t.end_witches_turn()
     today = t.view("Bo")["today"]
     assert today["required"] == ["fish", "moonflower", "mushroom"]
     assert today["dropped"] == ["fish"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.catch_the_witch import IllegalAction, Phase, rules
+from engine.catch_the_witch import IllegalAction, Phase, rules, tables
 from engine.catch_the_witch.domain import Form
 from tests.support.table import FOUR, SIX, Table
 
@@ -24,7 +24,7 @@ def test_s3_1_role_check_waits_for_every_ready_and_has_no_timer():
     with pytest.raises(IllegalAction, match="already Ready"):
         t.do("Ann", "ready")
     t.do("Di", "ready")
-    assert t.phase is Phase.PLACE_CHOICE and t.state.day == 1
+    assert t.phase is Phase.MORNING and t.state.day == 1
 
 
 def test_s3_2_morning_draws_from_open_places_with_the_day_size():
@@ -41,6 +41,8 @@ def test_s3_3_a_place_can_be_changed_until_the_witches_turn():
     t.places(Bo="meadow")
     assert t.view("Bo")["me"]["place"] == "meadow"
     t.places(Di="river")
+    assert t.phase is Phase.PLACE_CHOICE  # the witch's plan is still missing
+    t.plans()
     assert t.phase is Phase.WITCHES
     with pytest.raises(IllegalAction, match="not possible now"):
         t.places(Bo="river")
@@ -49,9 +51,10 @@ def test_s3_3_a_place_can_be_changed_until_the_witches_turn():
 def test_s3_3_the_gathering_scene_gives_the_witches_counts_but_no_names():
     t = started(SIX)
     t.places(Bo="river", Cy="river", Di="forest", Fay="river")
+    t.plans(Ann="meadow", Eve="meadow")
     ann = t.view("Ann")
     assert ann["phase"] == "witches" and ann["your_turn"]
-    assert ann["me"]["counts"] == {"forest": 1, "meadow": 0, "river": 3}
+    assert ann["me"]["counts"] == {"forest": 1, "meadow": 0, "river": 3}  # plans not counted
     assert "at_my_place" not in ann["me"]
     assert t.state.deadline == t.now + 15
     assert "counts" not in t.view("Bo")["me"]
@@ -63,12 +66,10 @@ def test_s3_3_the_gathering_scene_gives_the_witches_counts_but_no_names():
 def test_s3_3_witch_choices_are_final():
     t = started()
     t.places(Bo="river", Cy="river", Di="river")
+    t.plans()
     t.do("Ann", "witch_place", place="forest")
     with pytest.raises(IllegalAction, match="final"):
         t.do("Ann", "witch_place", place="river")
-    t2 = started()
-    with pytest.raises(IllegalAction, match="Witches choose their place"):
-        t2.do("Ann", "choose_place", place="river")
 
 
 def test_s3_4_evening_news_says_everyone_came_back_safely_and_everyone_taps_ok():
@@ -209,7 +210,7 @@ def test_s3_8_after_the_vote_result_the_next_morning():
     t.votes()
     assert t.phase is Phase.VOTE_RESULT
     t.ok_all()
-    assert t.phase is Phase.PLACE_CHOICE and t.state.day == 2
+    assert t.phase is Phase.MORNING and t.state.day == 2
     assert rules.knights_day(t.state) == 5
 
 
@@ -218,3 +219,60 @@ def test_s3_1_a_cat_sees_its_own_ready():
     assert t.view("Ann")["me"]["done"] is False
     t.do("Ann", "ready")
     assert t.view("Ann")["me"]["done"] is True and t.view("Bo")["me"]["done"] is False
+
+
+def test_s3_2_the_morning_is_timed_waits_for_nobody_and_leads_to_the_place_choice():
+    t = started()
+    assert t.phase is Phase.MORNING
+    assert t.state.deadline == t.now + tables.MORNING_SECONDS
+    assert rules.waiting_for(t.state) == [] and t.view("Bo")["waiting"] is None
+    assert t.view("Bo")["today"]["required"] == ["fish", "fish"]
+    with pytest.raises(IllegalAction, match="not possible now"):
+        t.do("Bo", "choose_place", place="river")
+    with pytest.raises(IllegalAction, match="not run out"):
+        t.do(None, "timeout")
+    assert t.phase is Phase.MORNING  # no move of anyone ends it
+    t.timeout()
+    assert t.phase is Phase.PLACE_CHOICE and t.state.day == 1
+
+
+def test_s3_3_the_witches_turn_lasts_the_full_15_seconds_when_every_witch_has_chosen():
+    t = started()
+    t.places(Bo="river", Cy="river", Di="river")
+    t.plans()
+    started_at = t.now
+    t.do("Ann", "witch_place", place="forest")
+    t.do("Ann", "witch_spell", spell="none")
+    assert t.phase is Phase.WITCHES and t.state.deadline == started_at + tables.WITCH_SECONDS
+    with pytest.raises(IllegalAction, match="not run out"):
+        t.do(None, "timeout")
+    t.timeout()
+    assert t.phase is Phase.EVENING
+    assert t.state.cat("Ann").hand == ["mushroom"]
+
+
+def test_s3_3_the_place_choice_waits_for_a_witch_and_keeps_her_tap_as_her_plan():
+    t = started()
+    t.places(Ann="river", Bo="river", Cy="river")
+    t.places(Ann="meadow")  # changeable like anyone's place
+    assert t.view("Ann")["me"]["place"] == "meadow"  # shown as anyone's tapped place
+    assert t.phase is Phase.PLACE_CHOICE and rules.waiting_for(t.state) == ["Di"]
+    t.places(Di="river")
+    ann = t.view("Ann")["me"]
+    assert ann["place"] == "meadow"  # pre-selected in her 15 s
+    assert ann["counts"] == {"forest": 0, "meadow": 0, "river": 3}  # a plan is not counted
+    t.timeout()  # no witch_place: she gathers at her plan, casting nothing
+    assert t.state.today.witch_choices["Ann"].place == "meadow"
+    assert t.state.cat("Ann").hand == ["moonflower"]
+    t2 = started()
+    t2.places(Bo="river", Cy="river", Di="river")
+    assert t2.phase is Phase.PLACE_CHOICE and rules.waiting_for(t2.state) == ["Ann"]
+    assert t2.view("Ann")["your_turn"] and t2.view("Bo")["waiting"] is None  # private list
+
+
+def test_s3_3_a_witch_place_tapped_in_her_15_seconds_overrides_her_plan():
+    t = started()
+    t.places(Bo="river", Cy="river", Di="river")
+    t.plans(Ann="meadow")
+    t.witch("Ann", "river")
+    assert t.state.cat("Ann").hand == ["fish"]

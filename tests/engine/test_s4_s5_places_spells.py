@@ -46,6 +46,7 @@ def test_s5_frog_is_never_unlocked_on_day_one():
     t = Table(SIX, required=FISH)
     t.ready_all()
     t.places(Bo="river", Cy="river", Di="river", Fay="meadow")
+    t.plans()
     t.do("Ann", "witch_place", place="meadow")
     assert t.view("Ann")["unlocked_spells"] == []
     with pytest.raises(IllegalAction, match="frog spell is not unlocked"):
@@ -76,6 +77,7 @@ def test_s5_frog_fails_in_front_of_a_witness():
 def test_s5_target_must_be_at_the_witch_place_and_not_herself():
     t = six_on_day_two()
     t.places(Bo="river", Cy="river", Di="river", Fay="meadow")
+    t.plans()
     t.do("Ann", "witch_place", place="meadow")
     with pytest.raises(IllegalAction, match="Bo is not at the meadow"):
         t.do("Ann", "witch_spell", spell="frog", target="Bo")
@@ -90,10 +92,12 @@ def test_s5_target_must_be_at_the_witch_place_and_not_herself():
 def test_s5_two_witches_frogging_each_other_both_become_frogs():
     t = six_on_day_two()
     t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    t.plans()
     t.do("Ann", "witch_place", place="forest")
     t.do("Eve", "witch_place", place="forest")
     t.do("Ann", "witch_spell", spell="frog", target="Eve")
     t.do("Eve", "witch_spell", spell="frog", target="Ann")
+    t.end_witches_turn()
     assert t.state.outcome.reason.value == "witches_all_frogs"
 
 
@@ -112,6 +116,7 @@ def held_rituals(t: Table, count: int) -> None:
 def test_s5_snatch_unlocks_after_one_ritual_and_ignores_witnesses():
     t = six_on_day_two()
     t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    t.plans()
     t.do("Ann", "witch_place", place="river")
     with pytest.raises(IllegalAction, match="snatch spell is not unlocked"):
         t.do("Ann", "witch_spell", spell="snatch", target="Bo")
@@ -133,6 +138,52 @@ def test_s5_snatch_on_an_empty_hand_fails():
     assert t.view("Ann")["me"]["notes"][-1]["worked"] is False
 
 
+def snatching_at_the_river(hands: dict[str, list[Ingredient]]) -> Table:
+    """Day 2, one ritual held, everyone at the river (Snatch ignores witnesses), with the
+    given hands before step ①."""
+    t = six_on_day_two()
+    held_rituals(t, 1)
+    for name, hand in hands.items():
+        t.state.cat(name).hand = list(hand)
+    t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    return t
+
+
+def test_s5_snatch_takes_from_the_hand_before_step_1_not_from_a_card_just_snatched():
+    """Ann (seat 1) snatches Bo's only card; Eve snatches from Ann, whose hand was empty
+    before step ①: Eve's spell fails and Ann keeps the card."""
+    t = snatching_at_the_river({"Ann": [], "Bo": [Ingredient.CRYSTAL], "Eve": []})
+    t.witch("Ann", "river", "snatch", "Bo")
+    t.witch("Eve", "river", "snatch", "Ann")
+    assert [spell.worked for spell in t.state.today.spells] == [True, False]
+    assert t.state.cat("Ann").hand == [Ingredient.CRYSTAL, Ingredient.FISH]
+    assert t.state.cat("Eve").hand == [Ingredient.FISH]
+    assert t.state.cat("Bo").hand == [Ingredient.FISH]
+
+
+def test_s5_two_witches_snatching_each_other_swap_their_cards():
+    for seed in range(8):  # whatever the draws, each takes the other's card as it was
+        t = snatching_at_the_river({"Ann": [Ingredient.CRYSTAL], "Eve": [Ingredient.CANDLE]})
+        t.state.rng = seed + 1
+        t.plans()
+        t.do("Ann", "witch_place", place="river")
+        t.do("Eve", "witch_place", place="river")
+        t.do("Ann", "witch_spell", spell="snatch", target="Eve")
+        t.do("Eve", "witch_spell", spell="snatch", target="Ann")
+        t.end_witches_turn()
+        assert t.state.cat("Ann").hand == [Ingredient.CANDLE, Ingredient.FISH]
+        assert t.state.cat("Eve").hand == [Ingredient.CRYSTAL, Ingredient.FISH]
+
+
+def test_s5_two_snatches_on_one_card_take_it_once():
+    t = snatching_at_the_river({"Ann": [], "Bo": [Ingredient.CRYSTAL], "Eve": []})
+    t.witch("Ann", "river", "snatch", "Bo")
+    t.witch("Eve", "river", "snatch", "Bo")
+    assert [spell.worked for spell in t.state.today.spells] == [True, False]
+    cards = [card for cat in t.state.players for card in cat.hand]
+    assert cards.count(Ingredient.CRYSTAL) == 1 and t.state.cat("Ann").hand[0] is Ingredient.CRYSTAL
+
+
 def test_s5_spoil_makes_every_card_at_the_place_rotten():
     t = six_on_day_two()
     held_rituals(t, 2)
@@ -146,6 +197,7 @@ def test_s5_spoil_makes_every_card_at_the_place_rotten():
         t2 = six_on_day_two()
         held_rituals(t2, 2)
         t2.places(Bo="river", Cy="river", Di="meadow", Fay="river")
+        t2.plans()
         t2.do("Ann", "witch_place", place="river")
         t2.do("Ann", "witch_spell", spell="spoil", target="Bo")
 
@@ -154,6 +206,7 @@ def test_s5_a_spell_at_the_guarded_place_fails_and_the_knight_learns_it():
     t = six_on_day_two()
     t.places(Bo="river", Cy="river", Fay="meadow")
     t.do("Di", "choose_guard")
+    t.plans()
     assert t.phase is Phase.GUARD
     assert t.view("Di")["me"]["counts"] == {"forest": 0, "meadow": 1, "river": 2}
     t.do("Di", "guard_place", place="meadow")
@@ -164,12 +217,13 @@ def test_s5_a_spell_at_the_guarded_place_fails_and_the_knight_learns_it():
     assert t.state.cat("Di").hand == [Ingredient.FISH]  # gathered day 1 only
 
 
-def test_s5_timeout_gives_a_random_place_and_no_spell():
+def test_s5_timeout_gives_the_plan_and_no_spell():
     t = six_on_day_two()
     t.places(Bo="river", Cy="river", Di="river", Fay="meadow")
+    t.plans(Ann="river", Eve="meadow")
     t.do("Ann", "witch_place", place="meadow")
     t.timeout()
     choices = t.state.today.witch_choices
     assert choices["Ann"].place is Place.MEADOW and choices["Ann"].spell.value == "none"
-    assert choices["Eve"].place in tables.open_places(2) and choices["Eve"].spell.value == "none"
+    assert choices["Eve"].place is Place.MEADOW and choices["Eve"].spell.value == "none"
     assert t.phase is Phase.EVENING

@@ -59,6 +59,7 @@ def test_s6_2_herbalist_restores_a_frog_who_gathers_nothing_that_day():
     t.curse_day()
     t.votes()
     t.ok_all()
+    t.morning()
     with pytest.raises(IllegalAction, match="Only the Herbalist"):
         t.do("Cy", "choose_place", place="river", restore="Di")
     with pytest.raises(IllegalAction, match="Cy is not a frog"):
@@ -79,6 +80,7 @@ def test_s6_2_a_herbalist_frogged_the_same_day_restores_nobody():
     t.curse_day()
     t.votes()
     t.ok_all()
+    t.morning()
     t.do("Bo", "choose_place", place="meadow", restore="Cy")
     t.places(Di="river", Fay="river")
     t.witch("Ann", "meadow", "frog", "Bo")
@@ -91,6 +93,7 @@ def test_s6_2_a_herbalist_frogged_the_same_day_restores_nobody():
 def test_s6_3_knight_guard_is_final_and_hidden_from_counts():
     t = Table(SIX, required=FISH)
     t.ready_all()
+    t.morning()
     t.do("Di", "choose_guard")
     with pytest.raises(IllegalAction, match="cannot be changed"):
         t.do("Di", "choose_place", place="river")
@@ -99,6 +102,7 @@ def test_s6_3_knight_guard_is_final_and_hidden_from_counts():
     with pytest.raises(IllegalAction, match="Only the Guardian Knight"):
         t.do("Bo", "choose_guard")
     t.places(Bo="river", Cy="river", Fay="meadow")
+    t.plans()
     assert t.phase is Phase.GUARD
     assert t.view("Bo")["phase"] == "place_choice"  # only the Knight knows
     t.do("Di", "guard_place", place="river")
@@ -110,8 +114,10 @@ def test_s6_3_knight_guard_is_final_and_hidden_from_counts():
 def test_s6_3_guard_place_timeout_is_a_random_open_place():
     t = Table(SIX, settings={"discussion_limit": 30}, required=FISH)
     t.ready_all()
+    t.morning()
     t.do("Di", "choose_guard")
     t.places(Bo="river", Cy="river", Fay="meadow")
+    t.plans()
     t.timeout()
     assert t.phase is Phase.WITCHES
     assert t.state.today.guard_place is not None

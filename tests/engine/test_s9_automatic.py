@@ -19,7 +19,16 @@ def test_s9_role_check_away_counts_as_ready():
     for name in ("Ann", "Bo", "Cy"):
         t.do(name, "ready")
     away(t, "Di")
-    assert t.phase is Phase.PLACE_CHOICE
+    assert t.phase is Phase.MORNING
+
+
+def test_s9_the_morning_waits_for_nobody_away_or_not():
+    t = Table(FOUR, required=FISH)
+    t.ready_all()
+    away(t, "Bo")
+    assert t.phase is Phase.MORNING and t.state.today.places == {}  # its timer ends it
+    t.timeout()
+    assert t.phase is Phase.PLACE_CHOICE and "Bo" in t.state.today.places
 
 
 def test_s9_place_choice_timeout_is_a_random_place_no_restore_and_the_knight_gathers():
@@ -30,32 +39,41 @@ def test_s9_place_choice_timeout_is_a_random_place_no_restore_and_the_knight_gat
     t.timeout()
     assert t.phase is Phase.WITCHES
     assert set(t.state.today.places) == {"Bo", "Cy", "Di", "Fay"}
+    assert set(t.state.today.witch_plans) == {"Ann", "Eve"}  # random plans
     assert not t.state.today.guarding and t.state.today.restore is None
 
 
 def test_s9_place_choice_away_is_a_random_place_at_once():
     t = Table(FOUR, required=FISH)
     t.ready_all()
+    t.morning()
     away(t, "Bo")
     assert "Bo" in t.state.today.places
     t.places(Cy="river", Di="river")
+    t.plans()
     assert t.phase is Phase.WITCHES
 
 
 def test_s9_knight_away_after_choosing_guard_guards_a_random_place():
     t = Table(SIX, required=FISH)
     t.ready_all()
+    t.morning()
     t.do("Di", "choose_guard")
     away(t, "Di")
     t.places(Bo="river", Cy="river", Fay="river")
+    t.plans()
     assert t.phase is Phase.WITCHES and t.state.today.guard_place is not None
 
 
-def test_s9_witches_away_pick_a_random_place_and_no_spell():
+def test_s9_an_away_witch_gets_a_random_plan_at_once_then_gathers_there_casting_nothing():
     t = Table(SIX, required=FISH)
     t.ready_all()
+    t.morning()
     away(t, "Eve")
-    t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    plan = t.state.today.witch_plans["Eve"]  # the place choice's automatic move, at once
+    t.places(Bo="river", Cy="river", Di="river", Fay="river", Ann="forest")
+    assert t.phase is Phase.WITCHES
+    assert t.state.today.witch_choices["Eve"].place is plan
     assert t.state.today.witch_choices["Eve"].spell.value == "none"
     assert t.view("Ann")["your_turn"]
 
@@ -129,6 +147,7 @@ def test_s9_exile_vote_timeout_and_away_count_as_skip():
 def test_s9_away_ends_when_the_cat_acts_and_an_automatic_choice_can_be_changed():
     t = Table(FOUR, required=FISH)
     t.ready_all()
+    t.morning()
     away(t, "Bo")
     assert t.state.cat("Bo").away
     t.do("Bo", "choose_place", place="meadow")

@@ -68,14 +68,39 @@ class Table:
     def ready_all(self) -> None:
         self.each_waiting("ready")
 
+    def morning(self) -> None:
+        """The duck's announcement (§3.2) ends only with its timer."""
+        if self.phase is Phase.MORNING:
+            self.timeout()
+
     def places(self, **chosen: str) -> None:
+        """After the morning, the named cats tap a place (a witch's tap is her plan)."""
+        self.morning()
         for name, place in chosen.items():
             self.do(name, "choose_place", place=place)
 
+    def plans(self, **plans: str) -> None:
+        """Every witch in human form without a plan taps one (``plans``, else the forest),
+        which ends the place choice once the others have chosen."""
+        self.morning()
+        witches = [n for n in self.humans() if self.roles[n] == "witch"]
+        for name in witches:
+            if self.phase is Phase.PLACE_CHOICE and name not in self.state.today.witch_plans:
+                self.do(name, "choose_place", place=plans.get(name, "forest"))
+
     def witch(self, name: str, place: str, spell: str = "none", target: str | None = None):
+        """A witch's whole turn: her plan if still in the place choice, her place and spell;
+        once every witch has chosen, the 15 s run out (§3.3: the turn always lasts 15 s)."""
+        self.plans(**{name: place})
         self.do(name, "witch_place", place=place)
         fields = {"spell": spell} if target is None else {"spell": spell, "target": target}
         self.do(name, "witch_spell", **fields)
+        self.end_witches_turn()
+
+    def end_witches_turn(self) -> None:
+        """The 15 s run out once no witch still chooses."""
+        if self.phase is Phase.WITCHES and not waiting_for(self.state):
+            self.timeout()
 
     def ok_all(self) -> None:
         self.each_waiting("ok")

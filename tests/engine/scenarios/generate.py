@@ -60,10 +60,12 @@ def witches_all_frogs() -> Table:
     t.ready_all()
     quiet_day(t)
     t.places(Bo="river", Cy="river", Di="river", Fay="river")
+    t.plans()
     t.do("Ann", "witch_place", place="forest")
     t.do("Eve", "witch_place", place="forest")
     t.do("Ann", "witch_spell", spell="frog", target="Eve")
     t.do("Eve", "witch_spell", spell="frog", target="Ann")
+    t.end_witches_turn()
     return t
 
 
