@@ -142,17 +142,19 @@ def parse_action(data: Any) -> Action:
         try:
             data = json.loads(data)
         except (ValueError, UnicodeDecodeError) as exc:
-            raise InvalidAction("The message is not valid JSON.") from exc
+            raise InvalidAction("The message is not valid JSON.", code="not_json") from exc
     if isinstance(data, BaseModel):
         return data  # type: ignore[return-value]
     if not isinstance(data, dict):
-        raise InvalidAction("An action must be a JSON object with a 'type'.")
+        raise InvalidAction("An action must be a JSON object with a 'type'.", code="bad_message")
     kind = data.get("type")
     if kind is None:
-        raise InvalidAction("An action needs a 'type'.")
+        raise InvalidAction(
+            "An action needs a 'type'.", code="field_missing", params={"field": "type"}
+        )
     if kind not in ACTION_TYPES:
-        raise InvalidAction(f"Unknown action type {str(kind)[:30]!r}.")
+        raise InvalidAction(f"Unknown action type {str(kind)[:30]!r}.", code="unknown_action")
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        raise InvalidAction(readable_error(exc, str(kind))) from exc
+        raise readable_error(exc, str(kind)) from exc

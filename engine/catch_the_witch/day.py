@@ -22,15 +22,22 @@ class DayRules:
         self._need_step_for("choose_place", what="Choosing a place", rule="§3.3")
         self._need_human(cat, "§3.3")
         if cat.role is Role.KNIGHT and s.today.guarding:
-            raise IllegalAction("You chose to Guard; that cannot be changed.", "§6.3")
+            raise IllegalAction(
+                "You chose to Guard; that cannot be changed.", "§6.3", code="guard_final"
+            )
         self._check_open(action.place)
         restore = None
         if action.restore is not None:
             if cat.role is not Role.HERBALIST:
-                raise IllegalAction("Only the Herbalist can restore a frog.", "§6.2")
+                raise IllegalAction(
+                    "Only the Herbalist can restore a frog.", "§6.2", code="herbalist_only"
+                )
             target = self._target(action.restore, "§6.2")
             if target.form is not Form.FROG:
-                raise IllegalAction(f"{target.name} is not a frog.", "§6.2")
+                raise IllegalAction(
+                    f"{target.name} is not a frog.", "§6.2",
+                    code="not_a_frog", params={"name": target.name},
+                )  # fmt: skip
             restore = target.name
         if cat.role.is_witch:  # her plan: changeable like anyone's place (docs/engine.md)
             s.today.witch_plans[cat.name] = action.place
@@ -46,7 +53,7 @@ class DayRules:
             "choose_guard", what="Choosing Guard", rule="§6.3",
         )  # fmt: skip
         if s.today.guarding:
-            raise IllegalAction("You already chose to Guard.", "§6.3")
+            raise IllegalAction("You already chose to Guard.", "§6.3", code="guard_final")
         s.today.places.pop(cat.name, None)
         s.today.guarding = True
 
@@ -56,7 +63,9 @@ class DayRules:
             "guard_place", what="Picking a place to guard", rule="§6.3",
         )  # fmt: skip
         if self.s.today.guard_place is not None:
-            raise IllegalAction("The guard place cannot be changed.", "§6.3")
+            raise IllegalAction(
+                "The guard place cannot be changed.", "§6.3", code="guard_place_final"
+            )
         self._check_open(action.place)
         self.s.today.guard_place = action.place
 
@@ -67,7 +76,9 @@ class DayRules:
             "witch_place", what="Choosing a witch's place", rule="§5",
         )  # fmt: skip
         if cat.name in self.s.today.witch_choices:
-            raise IllegalAction("A witch's choices are final once tapped.", "§3.3")
+            raise IllegalAction(
+                "A witch's choices are final once tapped.", "§3.3", code="witch_choice_final"
+            )
         self._check_open(action.place)
         self.s.today.witch_choices[cat.name] = WitchChoice(place=action.place)
 
@@ -79,23 +90,40 @@ class DayRules:
         )  # fmt: skip
         choice = s.today.witch_choices.get(cat.name)
         if choice is None:
-            raise IllegalAction("Choose a place before a spell.", "§5")
+            raise IllegalAction("Choose a place before a spell.", "§5", code="choose_place_first")
         if choice.complete:
-            raise IllegalAction("A witch's choices are final once tapped.", "§3.3")
+            raise IllegalAction(
+                "A witch's choices are final once tapped.", "§3.3", code="witch_choice_final"
+            )
         spell = action.spell
         if spell is not Spell.NONE and spell not in unlocked_spells(s):
-            raise IllegalAction(f"The {spell.value} spell is not unlocked yet.", "§5")
+            raise IllegalAction(
+                f"The {spell.value} spell is not unlocked yet.", "§5",
+                code="spell_locked", params={"spell": spell.value},
+            )  # fmt: skip
         target = None
         if spell.needs_target:
             if action.target is None:
-                raise IllegalAction(f"The {spell.value} spell needs a target.", "§5")
+                raise IllegalAction(
+                    f"The {spell.value} spell needs a target.", "§5",
+                    code="spell_needs_target", params={"spell": spell.value},
+                )  # fmt: skip
             if action.target == cat.name:
-                raise IllegalAction("Choose another cat as the target.", "§5")
+                raise IllegalAction(
+                    "Choose another cat as the target.", "§5", code="target_yourself"
+                )
             if action.target not in cats_at(s, choice.place):
-                raise IllegalAction(f"{action.target} is not at the {choice.place.value}.", "§5")
+                raise IllegalAction(
+                    f"{action.target} is not at the {choice.place.value}.", "§5",
+                    code="target_not_there",
+                    params={"name": action.target, "place": choice.place.value},
+                )  # fmt: skip
             target = action.target
         elif action.target is not None:
-            raise IllegalAction(f"The {spell.value} spell takes no target.", "§5")
+            raise IllegalAction(
+                f"The {spell.value} spell takes no target.", "§5",
+                code="spell_takes_no_target", params={"spell": spell.value},
+            )  # fmt: skip
         choice.spell, choice.target = spell, target
 
     # -- automatic choices (§9) ------------------------------------------------------------

@@ -32,11 +32,14 @@ class NightRules:
         s = self.s
         self._need_step_for("propose", what="Proposing", rule="§3.5")
         if cat.name != s.chief:
-            raise IllegalAction("Only the Chief can propose.", "§3.5")
+            raise IllegalAction("Only the Chief can propose.", "§3.5", code="chief_only")
         members = list(action.members)
         size = ritual_size(s)
         if len(members) != size or len(set(members)) != size:
-            raise IllegalAction(f"Pick exactly {size} different cats.", "§3.5")
+            raise IllegalAction(
+                f"Pick exactly {size} different cats.", "§3.5",
+                code="pick_exactly", params={"n": size},
+            )  # fmt: skip
         for name in members:
             self._need_human_target(self._target(name, "§3.5"), "§3.5")
         self.propose(members)
@@ -60,20 +63,28 @@ class NightRules:
         s = self.s
         self._need_step_for("play_card", what="Playing a card", rule="§7")
         if cat.name not in s.today.ritual_members:
-            raise IllegalAction("Only ritual members play a card.", "§7")
+            raise IllegalAction("Only ritual members play a card.", "§7", code="members_only")
         if cat.name in s.played:
-            raise IllegalAction("You have already played your card.", "§7")
+            raise IllegalAction(
+                "You have already played your card.", "§7", code="card_already_played"
+            )
         card = action.card
         if card == NIGHTSHADE:
             if cat.role not in (Role.WITCH, Role.CROW):
-                raise IllegalAction("Only witches and the Crow have Nightshade.", "§7")
+                raise IllegalAction(
+                    "Only witches and the Crow have Nightshade.", "§7", code="no_nightshade"
+                )
         elif card == EMPTY_PAW:
             if cat.hand:
-                raise IllegalAction("An empty paw is only for an empty hand.", "§7")
+                raise IllegalAction(
+                    "An empty paw is only for an empty hand.", "§7", code="empty_paw_only_empty"
+                )
         else:
             ingredient = ingredient_of_card(card)
             if ingredient is None or ingredient not in cat.hand:
-                raise IllegalAction(f"You have no {card} card.", "§7")
+                raise IllegalAction(
+                    f"You have no {card} card.", "§7", code="no_such_card", params={"card": card}
+                )
             cat.hand.remove(ingredient)
         s.played[cat.name] = card
 
@@ -85,7 +96,7 @@ class NightRules:
         if action.target is not None:
             target = self._target(action.target, "§8")
             if target.name == cat.name:
-                raise IllegalAction("You cannot vote for yourself.", "§8")
+                raise IllegalAction("You cannot vote for yourself.", "§8", code="vote_yourself")
             self._need_human_target(target, "§8")
         s.exile_votes[cat.name] = action.target  # changeable until all have voted
 

@@ -16,29 +16,41 @@ def validate_players(players: Sequence[str]) -> None:
         raise IllegalAction(
             f"A game needs {tables.MIN_PLAYERS} to {tables.MAX_PLAYERS} cats, not {len(players)}.",
             "§10",
+            code="player_count",
+            params={"min": tables.MIN_PLAYERS, "max": tables.MAX_PLAYERS, "n": len(players)},
         )
     if len(set(players)) != len(players):
-        raise IllegalAction("Two cats have the same name.", "§10")
+        raise IllegalAction("Two cats have the same name.", "§10", code="same_name")
     for name in players:
         if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise IllegalAction("Each cat needs a name of 1 to 40 characters.", "§10")
+            raise IllegalAction(
+                "Each cat needs a name of 1 to 40 characters.", "§10", code="name_length"
+            )
 
 
 def validate_role_set(roles: Sequence[Role], player_count: int) -> None:
     """§2.1: the rules a custom role set must follow, each with its own message."""
     if len(roles) != player_count:
         raise IllegalAction(
-            f"The role set has {len(roles)} roles but there are {player_count} cats.", "§2.1"
-        )
+            f"The role set has {len(roles)} roles but there are {player_count} cats.", "§2.1",
+            code="roles_count", params={"roles": len(roles), "cats": player_count},
+        )  # fmt: skip
     counts = Counter(roles)
     witches = counts[Role.WITCH]
     if witches < 1:
-        raise IllegalAction("The role set needs at least one Witch.", "§2.1")
+        raise IllegalAction(
+            "The role set needs at least one Witch.", "§2.1", code="roles_need_witch"
+        )
     if witches >= player_count - witches:
-        raise IllegalAction("There must be fewer witches than other cats.", "§2.1")
+        raise IllegalAction(
+            "There must be fewer witches than other cats.", "§2.1", code="roles_too_many_witches"
+        )
     for role in sorted(tables.UNIQUE_ROLES):
         if counts[role] > 1:
-            raise IllegalAction(f"A role set may hold at most one {role.value}.", "§2.1")
+            raise IllegalAction(
+                f"A role set may hold at most one {role.value}.", "§2.1",
+                code="roles_one_each", params={"role": role.value},
+            )  # fmt: skip
 
 
 def new_game(
@@ -63,7 +75,9 @@ def new_game(
         unknown = set(roles) ^ set(players)
         if unknown:
             raise IllegalAction(
-                f"Roles must name every cat exactly once (check {sorted(unknown)}).", "§2.1"
+                f"Roles must name every cat exactly once (check {sorted(unknown)}).",
+                "§2.1",
+                code="roles_name_every_cat",
             )
         dealt = [Role(roles[name]) for name in players]
         validate_role_set(dealt, len(players))
@@ -72,7 +86,7 @@ def new_game(
         validate_role_set(role_set, len(players))
         dealt = rng.shuffled(role_set)
     if host is not None and host not in players:
-        raise IllegalAction("The host must be one of the cats.", "§10")
+        raise IllegalAction("The host must be one of the cats.", "§10", code="host_not_seated")
     state = GameState(
         players=[Cat(name=name, role=role) for name, role in zip(players, dealt, strict=True)],
         settings=settings,
@@ -87,7 +101,9 @@ def new_game(
 def rematch(state: GameState, seed: int) -> GameState:
     """§10: same seats and order, new seed, roles dealt again, first Chief seat 1."""
     if state.phase is not Phase.GAME_OVER:
-        raise IllegalAction("A rematch can start only after the result screen.", "§10")
+        raise IllegalAction(
+            "A rematch can start only after the result screen.", "§10", code="rematch_too_early"
+        )
     settings = state.settings
     if settings.roles is None or len(settings.roles) != len(state.players):
         settings = settings.model_copy(update={"roles": None})
@@ -100,7 +116,9 @@ def rematch(state: GameState, seed: int) -> GameState:
 def set_host(state: GameState, name: str) -> GameState:
     """§10: host powers pass (the room decides when); returns a new state."""
     if not state.has_cat(name):
-        raise IllegalAction(f"There is no cat named {name!r}.", "§10")
+        raise IllegalAction(
+            f"There is no cat named {name!r}.", "§10", code="no_such_cat", params={"name": name}
+        )
     new = state.clone()
     new.host = name
     return new

@@ -74,6 +74,16 @@ class SeerResult(Record):
     witch: bool
 
 
+class Peek(Record):
+    """§6.4: one Pickpocket peek: the hand seen then, and the card taken (None: none, or
+    not yet)."""
+
+    day: int
+    target: str
+    hand: list[Ingredient]
+    took: Ingredient | None = None
+
+
 class SpellCast(Record):
     """§5: one witch's spell as it resolved (revealed at the end)."""
 
@@ -111,6 +121,8 @@ class Cat(_Model):
     #: Private messages for this cat only (spell worked/failed, guard repelled…).
     notes: list[Note] = Field(default_factory=list)
     seer_results: list[SeerResult] = Field(default_factory=list)
+    #: The Pickpocket's peeks of the whole game (§6.4), kept for her view after a take.
+    peeks: list[Peek] = Field(default_factory=list)
 
 
 class WitchChoice(_Model):

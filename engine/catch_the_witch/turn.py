@@ -79,14 +79,19 @@ class Turn(DayRules, NightRules, AbilityRules):
     def act(self, action: Action) -> None:
         s = self.s
         if s.phase is Phase.GAME_OVER:
-            raise IllegalAction("The game is over.", "§1")
+            raise IllegalAction("The game is over.", "§1", code="game_over")
         if isinstance(action, Timeout):
             self.on_timeout(action)
             return
         if action.player is None:
-            raise IllegalAction("A player action must name the acting cat.", "§12")
+            raise IllegalAction(
+                "A player action must name the acting cat.", "§12", code="no_player"
+            )
         if not s.has_cat(action.player):
-            raise IllegalAction(f"There is no cat named {action.player!r}.", "§12")
+            raise IllegalAction(
+                f"There is no cat named {action.player!r}.", "§12",
+                code="no_such_cat", params={"name": action.player},
+            )  # fmt: skip
         cat = s.cat(action.player)
         handler: Callable[[Cat, Any], None] = getattr(self, "on_" + action.type)
         handler(cat, action)
@@ -109,36 +114,44 @@ class Turn(DayRules, NightRules, AbilityRules):
     ) -> None:
         """A role's move, checked in the order above: the role, human form, the step."""
         if not has_role:
-            raise IllegalAction(refusal, rule)
+            raise IllegalAction(refusal, rule, code="role_cannot", params={"move": move})
         self._need_human(cat, rule)
         self._need_step_for(move, what=what, rule=rule)
 
     def _need_phase(self, *phases: Phase, what: str, rule: str) -> None:
         if self.s.phase not in phases:
-            raise IllegalAction(f"{what} is not possible now.", rule)
+            raise IllegalAction(f"{what} is not possible now.", rule, code="not_now")
 
     def _need_human(self, cat: Cat, rule: str) -> None:
         if cat.form is Form.FROG:
-            raise IllegalAction("Frogs cannot do that.", rule)
+            raise IllegalAction("Frogs cannot do that.", rule, code="frogs_cannot")
         if cat.form is Form.EXILED:
-            raise IllegalAction("Exiled cats cannot do that.", rule)
+            raise IllegalAction("Exiled cats cannot do that.", rule, code="exiled_cannot")
 
     def _need_human_target(self, target: Cat, rule: str) -> None:
         if target.form is not Form.HUMAN:
-            raise IllegalAction(f"{target.name} is not in human form.", rule)
+            raise IllegalAction(
+                f"{target.name} is not in human form.", rule,
+                code="not_in_human_form", params={"name": target.name},
+            )  # fmt: skip
 
     def _target(self, name: str, rule: str) -> Cat:
         if not self.s.has_cat(name):
-            raise IllegalAction(f"There is no cat named {name!r}.", rule)
+            raise IllegalAction(
+                f"There is no cat named {name!r}.", rule, code="no_such_cat", params={"name": name}
+            )
         return self.s.cat(name)
 
     def _check_open(self, place: Place) -> None:
         if place not in tables.open_places(self.s.day):
-            raise IllegalAction(f"The {place.value} is not open yet.", "§4")
+            raise IllegalAction(
+                f"The {place.value} is not open yet.", "§4",
+                code="place_not_open", params={"place": place.value},
+            )  # fmt: skip
 
     def _need_not_done(self, cat: Cat, message: str, rule: str) -> None:
         if cat.name in self.s.done:
-            raise IllegalAction(message, rule)
+            raise IllegalAction(message, rule, code="already_done")
         self.s.done.append(cat.name)
 
     def _note(self, cat: Cat, **note: Any) -> None:
@@ -172,26 +185,29 @@ class Turn(DayRules, NightRules, AbilityRules):
 
     def on_ok(self, cat: Cat, action: Ok) -> None:
         if self.s.phase not in _STEPS_FOR_MOVE["ok"]:
-            raise IllegalAction("There is nothing to confirm now.", "§3")
+            raise IllegalAction("There is nothing to confirm now.", "§3", code="nothing_to_confirm")
         self._need_not_done(cat, "You have already tapped OK.", "§3")
 
     # -- §9 Away, timers ---------------------------------------------------------------------
     def on_mark_away(self, cat: Cat, action: MarkAway) -> None:
         if cat.name != self.s.host:
-            raise IllegalAction("Only the host can mark a cat Away.", "§9")
+            raise IllegalAction("Only the host can mark a cat Away.", "§9", code="host_marks_away")
         target = self._target(action.target, "§9")
         if target.away:
-            raise IllegalAction(f"{target.name} is already Away.", "§9")
+            raise IllegalAction(
+                f"{target.name} is already Away.", "§9",
+                code="already_away", params={"name": target.name},
+            )  # fmt: skip
         target.away = True
 
     def on_timeout(self, action: Timeout) -> None:
         s = self.s
         if action.step is not None and action.step != s.step:
-            raise IllegalAction("That timer belongs to an earlier step.", "§9")
+            raise IllegalAction("That timer belongs to an earlier step.", "§9", code="timer_stale")
         if s.deadline is None:
-            raise IllegalAction("This step has no timer.", "§9")
+            raise IllegalAction("This step has no timer.", "§9", code="timer_none")
         if self.now < s.deadline:
-            raise IllegalAction("The time has not run out yet.", "§9")
+            raise IllegalAction("The time has not run out yet.", "§9", code="timer_not_due")
         self.timeout()
 
     def timeout(self) -> None:

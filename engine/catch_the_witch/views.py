@@ -7,9 +7,12 @@ None gives the public "table screen" view.
 Public: forms, Away marks, the host, the day, seals, curse gauge, Chief, the
 duck's ingredients, the evening news, proposals and yes/no votes once
 revealed, ritual members and Success/Failure, exile votes once counted, and
-whom a public step waits for. Private: own role and hand, own pending
-choices, own Seer results, own notes; witches see witches (the Crow sees them
-too) and the witches' choices during their 15 s; the Knight sees the counts.
+whom a public step waits for, the number of days (``days_total``). Private: own
+role and hand, own pending choices, what the cat gathered each day (``gathered``),
+own Seer results and Pickpocket peeks, and ``notes``: every private result of the
+game (spells, guard, Seer looks, peeks), each with its day; witches see witches (the
+Crow sees them too) and the witches' choices during their 15 s; the Knight sees the
+counts.
 Never: the seed, pinned draws, other cats' roles, hands, places, spells,
 votes before they are revealed, or the cards played in a ritual.
 At the end every role and the whole timeline are revealed.
@@ -19,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 from . import queries, tables
-from .domain import EMPTY_PAW, NIGHTSHADE, Form, Phase, RitualResult, Role
+from .domain import EMPTY_PAW, NIGHTSHADE, Form, Ingredient, Phase, Place, RitualResult, Role, Spell
 from .state import Cat, Day, GameState
 from .steps import STEPS, TAP_PHASES, waiting_for
 
@@ -46,6 +49,8 @@ def _public_part(s: GameState) -> dict[str, Any]:
         "game": s.game,
         "day": s.day,
         "knights_day": queries.knights_day(s),
+        # "Day 3 of 6": the Knights' day is the last (§2.2).
+        "days_total": queries.knights_day(s),
         "seals": s.seals,
         "seals_to_win": queries.seals_to_win(s),
         "rituals_held": s.rituals_held,
@@ -176,7 +181,9 @@ def _private(s: GameState, me: Cat) -> dict[str, Any]:
         "away": me.away,
         "hand": [i.value for i in me.hand],
         "has_nightshade": me.role in (Role.WITCH, Role.CROW),
-        "notes": [note.public() for note in me.notes],
+        "gathered": _gathered(s, me),
+        "notes": _notes(me),
+        "peeks": [peek.public() for peek in me.peeks],
     }
     if me.role in (Role.WITCH, Role.CROW):
         mine["witches"] = [c.name for c in s.players if c.role is Role.WITCH and c is not me]
@@ -231,6 +238,45 @@ def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> Non
         mine["playable"] = _playable(me)
 
 
+def _gathered(s: GameState, me: Cat) -> list[dict[str, Any]]:
+    """§4: what ``me`` received on each day that has been handed out, read from the day's
+    own records as the hand-out (day.py, step ③) made it: the cat's place (a witch's
+    from her choice), and its ingredient, Rotten where a Spoil worked there, None for a
+    cat frogged that day or restored that day (it chose no place) or a guarding Knight.
+    A day the cat spent as a frog or exiled has no entry."""
+    entries = []
+    for day in s.days:
+        if day.number == s.day and not STEPS[s.phase].after_spells:
+            break  # today's cards are not handed out yet
+        choice = day.witch_choices.get(me.name)
+        place = choice.place if choice else day.places.get(me.name)
+        guarding = me.role is Role.KNIGHT and day.guarding
+        if place is None and not guarding and me.name not in day.restored:
+            continue
+        ingredient: Ingredient | None = None
+        if place is not None and me.name not in day.new_frogs and not guarding:
+            spoiled = any(
+                cast.spell is Spell.SPOIL and cast.worked and cast.place is place
+                for cast in day.spells
+            )
+            ingredient = Ingredient.ROTTEN if spoiled else tables.ingredient_of(place)
+        entries.append(
+            {"day": day.number, "place": _value(place), "ingredient": _value(ingredient)}
+        )
+    return entries
+
+
+def _notes(me: Cat) -> list[dict[str, Any]]:
+    """Every private result of the game, oldest day first, each with its ``kind`` and
+    ``day``: ``spell`` (worked or not, §5), ``guard_repelled`` (§6.3), ``seer_look``
+    (target, witch; §6.1) and ``peek`` (target, hand, took; §6.4). Within a day the end of
+    the day's results come before the evening's looks and peeks, as they happened."""
+    notes = [note.public() for note in me.notes]
+    notes += [{"kind": "seer_look", **look.public()} for look in me.seer_results]
+    notes += [{"kind": "peek", **peek.public()} for peek in me.peeks]
+    return sorted(notes, key=lambda note: note["day"])
+
+
 def _counts(s: GameState) -> dict[str, int]:
     return {place.value: n for place, n in queries.place_counts(s).items()}
 
@@ -264,5 +310,5 @@ def _full_day(day: Day) -> dict[str, Any]:
     }
 
 
-def _value(result: RitualResult | None) -> str | None:
-    return None if result is None else result.value
+def _value(member: RitualResult | Ingredient | Place | None) -> str | None:
+    return None if member is None else member.value

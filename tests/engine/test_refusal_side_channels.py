@@ -1,6 +1,6 @@
 """No side channels: a refusal tells a cat nothing its own view does not (issue 18).
 
-A refused action comes back to its sender as (code, message, RULES §). Whether an action
+A refused action comes back to its sender as (code, params, message, RULES §). Whether an action
 is refused, and how, must therefore depend only on what the sender's own view shows:
 
 - §6.3 / §3.3: during the guard step every cat but the Knight is shown the place choice
@@ -53,7 +53,7 @@ GAMES = [
 ]
 NOBODY = "Nobody"  # a name no cat has
 
-Outcome = str | tuple[str, str, str | None]
+Outcome = str | tuple[str, dict, str, str | None]
 
 
 # -- what a seat may send ------------------------------------------------------------------
@@ -87,11 +87,11 @@ def catalogue(state: GameState, me: str) -> list[dict]:
 
 
 def outcome(state: GameState, action: dict, now: float) -> tuple[Outcome, GameState | None]:
-    """("accepted", new state) or ((code, message, rule), None)."""
+    """("accepted", new state) or ((code, params, message, rule), None)."""
     try:
         new, _ = apply(state, action, now)
     except GameError as exc:
-        return (exc.code, exc.message, getattr(exc, "rule", None)), None
+        return (exc.code, exc.params, exc.message, getattr(exc, "rule", None)), None
     return "accepted", new
 
 
@@ -114,7 +114,7 @@ class Probe:
         except GameError as exc:
             # Every refusal of the rules names its RULES section (errors.py).
             assert not isinstance(exc, IllegalAction) or exc.rule, exc.message
-            return (exc.code, exc.message, getattr(exc, "rule", None)), None
+            return (exc.code, exc.params, exc.message, getattr(exc, "rule", None)), None
         turn.settle()
         after, _ = turn.finish()
         self.work = self.state.clone()

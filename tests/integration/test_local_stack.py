@@ -25,13 +25,13 @@ def stack():
 #: A move can cross the end of its step on the wire (a timer, or the last vote, came
 #: first): the server refuses it as made on a step that is over (stale_move), or the
 #: engine refuses it, and nothing changes. Any other refusal is a bug.
-RACED_REFUSALS = ("not possible now", "nothing to confirm now", "The game is over")
+RACED_REFUSALS = ("not_now", "nothing_to_confirm", "game_over")
 
 
 def _raced(error: dict) -> bool:
     if error["code"] == "stale_move":
         return True
-    return error["code"] == "illegal_action" and any(r in error["message"] for r in RACED_REFUSALS)
+    return error["code"] in RACED_REFUSALS
 
 
 def _story(cat: BotClient) -> list[str]:

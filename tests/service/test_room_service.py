@@ -84,10 +84,12 @@ def test_host_only_actions_wrong_step_other_seats_and_bad_input_get_errors_and_c
         h.send(who, **message)
         assert expected in h.error(who)["message"], (message, h.error(who))
         assert h.room() == before
-    for raw in ["{not json", "[]", '{"action": "vote", "target": 5}', "x" * 5000, ""]:
+    bad = {"{not json": "not_json", "[]": "bad_message", '{"action": "vote", "target": 5}':
+           "field_missing", "x" * 5000: "message_too_large", "": "bad_message"}  # fmt: skip
+    for raw, code in bad.items():
         before = h.room()
         h.service.message("Bo", raw)
-        assert h.error("Bo")["code"] == "invalid_action"
+        assert h.error("Bo")["code"] == code, raw[:40]
         assert h.room() == before
 
 

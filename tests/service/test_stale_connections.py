@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from functions.room_service.domain.lobby import CannotJoin
 from functions.room_service.domain.room import Binding, hash_token
 from functions.room_service.service.commands import GAME_ACTIONS, ROOM_ACTIONS
+from tests.support.error_codes import server_codes
 from tests.support.service_harness import Harness
 
 EVENTS = Path(__file__).resolve().parents[2] / "events"
@@ -101,13 +102,14 @@ def _judge(h: Harness, connection: str, frame: dict, exact: bool = True) -> None
     if expected is None:
         assert replies == [{"type": "pong"}], (connection, frame, replies)
     elif exact:
-        code = CannotJoin.code if expected == CannotJoin().message else "illegal_action"
-        assert replies == [{"type": "error", "code": code, "message": expected}], (
-            connection, frame, replies,
-        )  # fmt: skip
+        code = {NO_SEAT: "seat_lost", NO_ROOM_YET: "no_room", IN_A_ROOM: "already_in_room",
+                CannotJoin().message: CannotJoin.code}[expected]  # fmt: skip
+        error = {"type": "error", "code": code, "params": {}, "action": frame["action"],
+                 "message": expected}  # fmt: skip
+        assert replies == [error], (connection, frame, replies)
     else:
         assert [reply["type"] for reply in replies] == ["error"], (connection, frame, replies)
-        assert replies[0]["code"] in ("invalid_action", "illegal_action") and replies[0]["message"]
+        assert replies[0]["code"] in server_codes() and replies[0]["message"]
     assert _snapshot(h) == before, (connection, frame)
     assert {c: b for c, b in h.connections.bound.items() if c != connection} == others
     if binding is not None and h.connections.lookup(connection) is not None:

@@ -149,12 +149,12 @@ def test_a_move_without_a_step_or_for_a_step_not_yet_come_is_refused():
     step = h.view("Bo")["step"]
     before = _snapshot(h)
     h.service.message("Bo", '{"action": "ready"}')
-    assert h.error("Bo")["code"] == "invalid_action"
+    assert h.error("Bo")["code"] == "field_missing" and h.error("Bo")["params"] == {"field": "step"}
     for wrong in (step + 1, step - 1, -1, 10**9):
         h.send("Bo", action="ready", step=wrong)
         assert h.error("Bo")["code"] == "stale_move"
     h.service.message("Bo", '{"action": "ready", "step": true}')
-    assert h.error("Bo")["code"] == "invalid_action"
+    assert h.error("Bo")["code"] == "field_missing"
     assert _snapshot(h) == before
 
 
@@ -212,9 +212,9 @@ def test_a_refusal_reads_the_same_on_every_path():
     assert h.view("Bo")["phase"] == "place_choice" and h.room().state.deadline
     h.send("Bo", action="vote", target=None)  # a rules refusal, on its own
     alone = h.error("Bo")
-    assert alone["code"] == "illegal_action" and "RULES" not in alone["message"]
+    assert alone["code"] == "not_now" and "RULES" not in alone["message"]
     step = h.view("Bo")["step"]
-    h.send("Bo", action="ready", step=step - 1)
+    h.send("Bo", action="vote", target=None, step=step - 1)
     stale_alone = h.error("Bo")
     h.clock.now = h.room().state.deadline + 1  # the next message also resolves the deadline
     h.send("Bo", action="vote", target=None, step=step)

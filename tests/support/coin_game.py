@@ -119,7 +119,7 @@ class CoinGame(Game):
         try:
             return MOVES[kind].model_validate(data)
         except ValidationError as exc:
-            raise InvalidAction(readable_error(exc, kind)) from exc
+            raise readable_error(exc, kind) from exc
 
     def apply(
         self, state: CoinState, action: _Move | dict[str, Any], now: float

@@ -2,17 +2,18 @@
 
 ``scramble(state, viewer, rng)`` returns a copy of the state where everything the
 viewer may not know is shuffled or rewritten: the roles of cats whose role the
-viewer does not know, other cats' hands, notes and Seer results, today's places
-of others, unrevealed yes/no and exile votes, cards played in the ritual, the
-RNG and the pinned draws. If ``view(state, viewer)`` differs from
+viewer does not know, other cats' hands, notes, Seer results and Pickpocket
+peeks, the places of others (today's, and every past day's, so what a cat gathered
+shows for that cat alone), other witches' past choices, unrevealed yes/no and exile
+votes, cards played in the ritual, the RNG and the pinned draws. If ``view(state, viewer)`` differs from
 ``view(scramble(...), viewer)``, the view depends on a secret: a leak.
 """
 
 import random
 
-from engine.catch_the_witch import GameState, Phase, view
+from engine.catch_the_witch import GameState, Phase, tables, view
 from engine.catch_the_witch.domain import Form, Ingredient, Role, Spell
-from engine.catch_the_witch.state import Note, SeerResult
+from engine.catch_the_witch.state import Day, Note, Peek, SeerResult
 
 
 def known_roles(state: GameState, viewer: str | None) -> set[str]:
@@ -30,6 +31,7 @@ def known_roles(state: GameState, viewer: str | None) -> set[str]:
 
 def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameState:
     s = state.clone()
+    s.days = [Day.model_validate(day.model_dump()) for day in s.days]  # clone shares past days
     me = s.cat(viewer) if viewer is not None else None
     others = [c for c in s.players if c.name != viewer]
     unknown = [c for c in others if c.name not in known_roles(s, viewer)]
@@ -51,16 +53,20 @@ def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameSt
         cat.notes = [Note(day=1, kind="spell", spell=Spell.FROG, worked=rng.random() < 0.5)]
         seen = viewer or cat.name  # the table screen has no seat of its own
         cat.seer_results = [SeerResult(day=1, target=seen, witch=rng.random() < 0.5)]
+        hand = [rng.choice(list(Ingredient)) for _ in range(rng.randrange(0, 3))]
+        cat.peeks = [Peek(day=1, target=seen, hand=hand, took=hand[0] if hand else None)]
     s.rng = rng.getrandbits(64)
     s.scripted_required = [[rng.choice(list(Ingredient))]]
     if today is None or s.phase is Phase.GAME_OVER:
         return s
+    for day in s.days[:-1]:
+        _shuffle_places(day.places, viewer, rng)
+        for name, choice in day.witch_choices.items():
+            if name != viewer:
+                choice.place = rng.choice(tables.open_places(day.number))
     may_see_places = me is not None and me.role.is_witch and s.phase is Phase.WITCHES
     if not may_see_places:
-        names = [n for n in today.places if n != viewer]
-        places = [today.places[n] for n in names]
-        rng.shuffle(places)
-        today.places.update(zip(names, places, strict=True))
+        _shuffle_places(today.places, viewer, rng)
     if s.phase is Phase.APPROVAL:
         for name in s.approvals:
             if name != viewer:
@@ -74,6 +80,13 @@ def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameSt
             if name != viewer:
                 s.played[name] = rng.choice(["nightshade", "empty", "fish", "rotten"])
     return s
+
+
+def _shuffle_places(places: dict, viewer: str | None, rng: random.Random) -> None:
+    names = [n for n in places if n != viewer]
+    shuffled = [places[n] for n in names]
+    rng.shuffle(shuffled)
+    places.update(zip(names, shuffled, strict=True))
 
 
 def assert_no_leak(state: GameState, viewer: str | None, rng: random.Random) -> None:

@@ -36,6 +36,7 @@ class KeptOut(IllegalAction):
             f"The host removed you from this room: you can't join it again until "
             f"{KICK_BAN_SECONDS // 60} minutes have passed.",
             "§10",
+            params={"minutes": KICK_BAN_SECONDS // 60},
         )
 
 
@@ -59,24 +60,31 @@ def join_problem(room: Room, name: str, address: str | None, now: float,
 
 def host_only(room: Room, name: str, what: str) -> None:
     if room.host != name:
-        raise IllegalAction(f"Only the host can {what}.", "§10")
+        raise IllegalAction(f"Only the host can {what}.", "§10", code="host_only")
 
 
 def lobby_only(room: Room, what: str) -> None:
     if room.started:
-        raise IllegalAction(f"You can {what} only in the lobby.", "§10")
+        raise IllegalAction(f"You can {what} only in the lobby.", "§10", code="lobby_only")
 
 
 def seated(room: Room, name: str) -> Seat:
     seat = room.seat(name)
     if seat is None:
-        raise IllegalAction(f"There is no cat named {name!r} here.", "§10")
+        raise IllegalAction(
+            f"There is no cat named {name!r} here.",
+            "§10",
+            code="no_such_cat",
+            params={"name": name},
+        )
     return seat
 
 
 def reorder(room: Room, order: list[str]) -> None:
     if sorted(order) != sorted(seat.name for seat in room.seats):
-        raise IllegalAction("The new order must name every seated cat once.", "§10")
+        raise IllegalAction(
+            "The new order must name every seated cat once.", "§10", code="reorder_every_cat"
+        )
     by_name = {seat.name: seat for seat in room.seats}
     room.seats = [by_name[name] for name in order]
 
@@ -85,7 +93,9 @@ def kick(room: Room, host: str, target: str, now: float) -> Seat:
     """The host removes ``target`` from the lobby and keeps them out a while: the seat."""
     seat = seated(room, target)
     if seat.name == host:
-        raise IllegalAction("The host cannot kick themselves; use leave.", "§10")
+        raise IllegalAction(
+            "The host cannot kick themselves; use leave.", "§10", code="kick_yourself"
+        )
     room.seats.remove(seat)
     ban(room, seat, now)
     return seat
@@ -108,9 +118,12 @@ def hand_over(room: Room, host: str, target: str) -> None:
     """§10: the host gives host powers to another cat, in the lobby or mid-game."""
     seat = seated(room, target)
     if seat.name == host:
-        raise IllegalAction("You are already the host.", "§10")
+        raise IllegalAction("You are already the host.", "§10", code="already_host")
     if seat.connection is None:
-        raise IllegalAction(f"{seat.name} is offline; hand over to a connected cat.", "§10")
+        raise IllegalAction(
+            f"{seat.name} is offline; hand over to a connected cat.", "§10",
+            code="hand_over_offline", params={"name": seat.name},
+        )  # fmt: skip
     make_host(room, seat.name)
 
 

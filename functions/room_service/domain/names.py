@@ -58,9 +58,8 @@ _EMOJI_PRESENTATION = {0xFE0E, 0xFE0F}
 class NameRefused(InvalidAction):
     """A name the room won't take; ``code`` is one of NAME_REFUSALS."""
 
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
+    def __init__(self, code: str, message: str, params: dict[str, int] | None = None):
+        super().__init__(message, code=code, params=params)
 
 
 class NameTaken(IllegalAction):
@@ -139,6 +138,7 @@ def clean_name(raw: str) -> str:
         raise NameRefused(
             "name_too_long",
             f"A name has at most {NAME_VISIBLE_MAX} characters; this one has {visible}.",
+            {"max": NAME_VISIBLE_MAX, "n": visible},
         )
     return text
 

@@ -148,7 +148,7 @@ def read_move(game: Game, move: Move) -> BaseModel:
     """``move`` as ``game``'s action (InvalidAction if it is none); its ``player`` is the
     one the phone named, if any (the handler sets it to the seat)."""
     if move.type not in game.move_types:
-        raise InvalidAction(f"Unknown action {move.type[:30]!r}.")
+        raise InvalidAction(f"Unknown action {move.type[:30]!r}.", code="unknown_action")
     return game.parse_move({**move.fields, "type": move.type})
 
 
@@ -159,48 +159,60 @@ def read_settings(game: Game, data: Any, kind: str) -> BaseModel:
     except ValidationError as exc:
         errors = [{**error, "loc": ("settings", *error["loc"])} for error in exc.errors()]
         located = ValidationError.from_exception_data(exc.title, errors)
-        raise InvalidAction(readable_error(located, kind)) from exc
+        raise readable_error(located, kind) from exc
 
 
 def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
     """Validate one frame from a client; raise InvalidAction with a readable message."""
     if body is None or body == "":
-        raise InvalidAction("The message is empty.")
+        raise InvalidAction("The message is empty.", code="bad_message")
     size = len(body.encode() if isinstance(body, str) else body)
     if size > MAX_MESSAGE_BYTES:
         raise InvalidAction(
-            f"The message is too large ({size} bytes; at most {MAX_MESSAGE_BYTES})."
-        )
+            f"The message is too large ({size} bytes; at most {MAX_MESSAGE_BYTES}).",
+            code="message_too_large", params={"max": MAX_MESSAGE_BYTES},
+        )  # fmt: skip
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise InvalidAction("The message is not valid JSON.") from exc
+        raise InvalidAction("The message is not valid JSON.", code="not_json") from exc
     # About 2,000 nested brackets fit in 4 KB and exhaust json's recursion (tests/service/test_fuzz.py).
     except RecursionError as exc:
-        raise InvalidAction("The message is nested too deeply.") from exc
+        raise InvalidAction("The message is nested too deeply.", code="bad_message") from exc
     if not isinstance(data, dict):
-        raise InvalidAction("A message must be a JSON object with an 'action'.")
+        raise InvalidAction("A message must be a JSON object with an 'action'.", code="bad_message")
     # One field names the action: a "type" would rename a move (to "timeout", say) for the
     # engine, whose actions are named by "type"; no client message may carry one.
     if "type" in data:
-        raise InvalidAction("A message names its action in 'action' only; drop 'type'.")
+        raise InvalidAction(
+            "A message names its action in 'action' only; drop 'type'.",
+            code="field_extra", params={"field": "type"},
+        )  # fmt: skip
     name = data.get("action")
     if name in ROOM_ACTIONS:
         try:
             return _ROOM_ADAPTER.validate_python(data)
         except ValidationError as exc:
-            raise InvalidAction(readable_error(exc, name)) from exc
+            raise readable_error(exc, name) from exc
+        except InvalidAction as exc:  # a name refused (names.clean_name): passed through
+            exc.action = name
+            raise
     if name in move_types():
         fields = {key: value for key, value in data.items() if key not in ("action", "step")}
         step = data.get("step")
         if type(step) is not int:
-            raise InvalidAction("A move names the step it was made on: the view's 'step'.")
+            raise InvalidAction(
+                "A move names the step it was made on: the view's 'step'.",
+                code="field_missing", params={"field": "step"}, action=name,
+            )  # fmt: skip
         return GameMove(move=Move(type=name, fields=fields), step=step)
     if name == "timeout":
-        raise InvalidAction("Timers are the server's job.")
+        raise InvalidAction("Timers are the server's job.", code="unknown_action")
     if name is None:
-        raise InvalidAction("A message needs an 'action'.")
-    raise InvalidAction(f"Unknown action {str(name)[:30]!r}.")
+        raise InvalidAction(
+            "A message needs an 'action'.", code="field_missing", params={"field": "action"}
+        )
+    raise InvalidAction(f"Unknown action {str(name)[:30]!r}.", code="unknown_action")
 
 
 # -- timers -------------------------------------------------------------------------------
@@ -244,3 +256,10 @@ def parse_timer(data: Any) -> TimerMessage | None:
 
 
 __all__ = ["GameMove", "RoomAction", "TimerMessage", "parse_client_message", "parse_timer"]
+
+
+def action_of(command: RoomAction | GameMove | None) -> str | None:
+    """The type of a client message as read (None: not read), for its error frame."""
+    if command is None:
+        return None
+    return command.move.type if isinstance(command, GameMove) else command.action

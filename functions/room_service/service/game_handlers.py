@@ -39,7 +39,7 @@ class GameHandlers:
         game = room.rules
         problem = game.start_problem(room.settings, len(room.seats))
         if problem:
-            raise IllegalAction(problem, "§10")
+            raise IllegalAction(problem, "§10", code="cannot_start")
         names = [seat.name for seat in room.seats]
         state = game.new_game(names, room.settings, seed=secrets.randbits(32), host=room.host)
         return self._begin(room, state)
@@ -48,7 +48,10 @@ class GameHandlers:
         host_only(room, name, "start a rematch")
         game = room.rules
         if room.state is None or not game.is_over(room.state):
-            raise IllegalAction("A rematch can start only after the result screen.", "§10")
+            raise IllegalAction(
+                "A rematch can start only after the result screen.", "§10",
+                code="rematch_too_early",
+            )  # fmt: skip
         return self._begin(room, game.rematch(room.state, seed=secrets.randbits(32)))
 
     def _begin(self, room: Room, state: BaseModel) -> Change:
@@ -67,9 +70,9 @@ class GameHandlers:
         game = room.rules
         move = commands.read_move(game, msg.move)  # a move the game cannot read: refused first
         if room.state is None:
-            raise IllegalAction("The game has not started yet.")
+            raise IllegalAction("The game has not started yet.", code="not_started")
         if getattr(move, "player", None) not in (None, name):
-            raise IllegalAction("You can only act for yourself.")
+            raise IllegalAction("You can only act for yourself.", code="act_for_yourself")
         action = move.model_copy(update={"player": name})
         change = self._backstop(room)
         self.metrics.count("Actions")
@@ -79,7 +82,7 @@ class GameHandlers:
             stale = StaleMove("That step is over: your move was not used.")
             if not change.write:
                 raise stale
-            change.direct.append((connection_id, replies.error_message(stale.code, stale.message)))
+            change.direct.append((connection_id, replies.error_message(stale, move.type)))
             return change
         made = action.model_dump(mode="json")
         if not change.write and made in room.pending_moves.get(name, ()):
@@ -101,7 +104,7 @@ class GameHandlers:
         except GameError as exc:
             if not change.write:
                 raise  # nothing else happened: refuse without writing
-            change.direct.append((connection_id, replies.error_message(exc.code, exc.message)))
+            change.direct.append((connection_id, replies.error_message(exc, move.type)))
         return change
 
     def _backstop(self, room: Room) -> Change:

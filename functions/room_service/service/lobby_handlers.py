@@ -4,6 +4,8 @@ handler changes the room it is given and returns a Change."""
 
 from collections.abc import Callable
 
+from engine.errors import GameError
+
 from ..adapters.ports import Metrics
 from ..domain import lobby
 from ..domain.room import HOST_GRACE_SECONDS, KICK_BAN_SECONDS, LOBBY_SEAT_GRACE_SECONDS, Room
@@ -52,10 +54,13 @@ class LobbyHandlers:
         if seat.connection is None:
             return Change()
         kicked = replies.error_message(
-            "kicked",
-            "The host removed you from the room. You can't join it again for "
-            f"{KICK_BAN_SECONDS // 60} minutes.",
-        )
+            GameError(
+                "The host removed you from the room. You can't join it again for "
+                f"{KICK_BAN_SECONDS // 60} minutes.",
+                code="kicked", params={"minutes": KICK_BAN_SECONDS // 60},
+            ),
+            None,  # the host's message, not the kicked phone's
+        )  # fmt: skip
         return Change(direct=[(seat.connection, kicked)], released=[seat.connection])
 
     def hand_over(self, room: Room, name: str, connection_id: str, msg: HandOver) -> Change:

@@ -2,13 +2,17 @@
 
 ``{"type": "view", "seq": n, "rev": R, "view": {...}}`` (the whole current view; ``seq``
 orders views, ``rev`` names this one for the next ping), ``{"type": "joined", "room": CODE,
-"name": NAME, "token": TOKEN}`` (keep the token to reconnect), ``{"type": "error",
-"code": ..., "message": ...}``, ``{"type": "pong"}``.
+"name": NAME, "token": TOKEN}`` (keep the token to reconnect), ``{"type": "error", "code":
+C, "params": {...}, "action": A, "message": ...}`` (the phone words ``error_<C>`` with the
+params; ``action`` is the refused message's type or null; ``message`` is English for
+logs), ``{"type": "pong"}``.
 """
 
 import hashlib
 import json
 from typing import Any
+
+from engine.errors import GameError
 
 from ..domain.room import Room
 
@@ -28,8 +32,15 @@ def rev(view: dict[str, Any]) -> str:
     return hashlib.blake2s(text.encode(), digest_size=REV_LENGTH // 2).hexdigest()
 
 
-def error_message(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def error_message(error: GameError, action: str | None) -> dict[str, Any]:
+    """The error frame refusing a message of type ``action`` (None: none could be read)."""
+    return {
+        "type": "error",
+        "code": error.code,
+        "params": dict(error.params),
+        "action": error.action or action,
+        "message": error.message,
+    }
 
 
 def joined_message(room: str, name: str, token: str) -> dict[str, Any]:

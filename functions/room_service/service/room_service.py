@@ -134,6 +134,7 @@ class RoomService(LobbyHandlers, GameHandlers):
                 source_ip: str | None = None) -> None:  # fmt: skip
         """A frame from a phone. Errors go back to the sender only; nothing else changes.
         ``source_ip``: the caller's address from the request context (see ``connect``)."""
+        command = None
         try:
             self.admission.allow(connection_id)
             command = commands.parse_client_message(body)
@@ -145,7 +146,7 @@ class RoomService(LobbyHandlers, GameHandlers):
                 self._as_seat(connection_id, command)
         except GameError as exc:
             self.metrics.count("RejectedMessages")
-            self._send(connection_id, replies.error_message(exc.code, exc.message))
+            self._send(connection_id, replies.error_message(exc, commands.action_of(command)))
 
     def timer(self, message: dict[str, Any]) -> None:
         """A delayed SQS message: a step's deadline, the host's grace period, or the wait
@@ -170,7 +171,7 @@ class RoomService(LobbyHandlers, GameHandlers):
             if isinstance(command, Ping):
                 self._send(connection_id, replies.PONG)
                 return
-            raise IllegalAction("Create or join a room first.")
+            raise IllegalAction("Create or join a room first.", code="no_room")
         self.metrics.context(binding.room, binding.seat)
         handler = self.seat_handlers[type(command)]
 
@@ -204,11 +205,12 @@ class RoomService(LobbyHandlers, GameHandlers):
             else game.default_settings()
         )
         if self.admission.arrive(connection_id):
-            raise IllegalAction("This connection is already in a room.")
+            raise IllegalAction("This connection is already in a room.", code="already_in_room")
         if self.admission.over(source_ip, "ROOMS", 3600, ROOMS_PER_IP_PER_HOUR):
             raise TooManyRooms(
                 f"Too many rooms created from your network: at most {ROOMS_PER_IP_PER_HOUR} "
-                "an hour. Join a room that is already open, or try again later."
+                "an hour. Join a room that is already open, or try again later.",
+                params={"n": ROOMS_PER_IP_PER_HOUR},
             )
         token = new_token()
         token_hash = hash_token(token)
@@ -231,11 +233,12 @@ class RoomService(LobbyHandlers, GameHandlers):
 
     def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
         if self.admission.arrive(connection_id):
-            raise IllegalAction("This connection is already in a room.")
+            raise IllegalAction("This connection is already in a room.", code="already_in_room")
         if self.admission.over(source_ip, "JOINS", 3600, JOIN_ATTEMPTS_PER_IP_PER_HOUR):
             raise TooManyJoins(
                 f"Too many attempts to join from your network: at most "
-                f"{JOIN_ATTEMPTS_PER_IP_PER_HOUR} an hour. Try again later."
+                f"{JOIN_ATTEMPTS_PER_IP_PER_HOUR} an hour. Try again later.",
+                params={"n": JOIN_ATTEMPTS_PER_IP_PER_HOUR},
             )
         token = new_token()
         token_hash = hash_token(token)
@@ -307,7 +310,7 @@ class Unseated(IllegalAction):
     """The connection's seat was let go (left, kicked, or another cat has its name)."""
 
     def __init__(self) -> None:
-        super().__init__("You no longer have a seat in this room.", "§10")
+        super().__init__("You no longer have a seat in this room.", "§10", code="seat_lost")
 
 
 __all__ = ["Busy", "InvalidAction", "Ports", "Refused", "RoomService"]

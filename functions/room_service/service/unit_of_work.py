@@ -35,7 +35,7 @@ class NoSuchRoom(IllegalAction):
     server's own events can tell it from a rule of the game."""
 
     def __init__(self) -> None:
-        super().__init__("There is no room with that code.")
+        super().__init__("There is no room with that code.", code="no_such_room")
 
 
 class Busy(GameError):
@@ -190,7 +190,8 @@ class UnitOfWork:
         if len(actions) > MAX_MOVES_PER_STEP:
             raise TooManyMoves(
                 f"Too many moves in this step (at most {MAX_MOVES_PER_STEP}): this one was "
-                "not taken. Your earlier moves stand."
+                "not taken. Your earlier moves stand.",
+                params={"max": MAX_MOVES_PER_STEP},
             )
         expected_n = mine.n if mine else 0
         sub = Submission(player=move.player, step=loaded.stored_step, actions=actions,
