@@ -17,12 +17,13 @@ LOOK_JS = """() => {
   const main = document.querySelector("main");
   const section = main.querySelector(":scope > section") || main;
   const blocks = [...section.querySelectorAll(":scope > *, :scope > div > *")].filter(shown).map(box);
-  const buttons = [...main.querySelectorAll("button")].filter(shown).map(box);
+  // A blank card slot looks like a card button from across the table: it counts as one.
+  const buttons = [...main.querySelectorAll("button, .card.blank")].filter(shown).map(box);
   const countdown = document.querySelector("header .countdown");
   const bar = document.getElementById("ctw-hold");
   const popup = main.querySelector(".witch-popup"), scene = popup && popup.closest(".scene");
   const inside = (a, b) => a[0] >= b[0] && a[1] >= b[1] && a[0] + a[2] <= b[0] + b[2] && a[1] + a[3] <= b[1] + b[3];
-  return { phase: main.dataset.phase, blocks, buttons,
+  return { phase: main.dataset.phase, member: Boolean(main.querySelector(".ritual-cards")), blocks, buttons, strip: box(document.querySelector("header"), true),
            countdown: countdown ? parseInt(countdown.textContent.replace(/\\D+/g, ""), 10) : null,
            bar: bar && shown(bar) ? box(bar, true) : null,
            popupOutside: Boolean(popup && !(scene && inside(box(popup), box(scene)))) };
@@ -51,6 +52,36 @@ def differences(first: dict, other: dict) -> list[str]:
         first["bar"] and _boxes_differ(first["bar"], other["bar"])
     ):
         found.append(f"hold bar {first['bar']} against {other['bar']}")
+    if _boxes_differ(first["strip"], other["strip"]):
+        found.append(f"the strip at {first['strip']} against {other['strip']}")
     if other["popupOutside"]:
         found.append("a pop-up outside the Gathering scene")
+    return found
+
+
+#: The hold panel, held open: its box and its buttons (the lock's and one per other cat).
+PANEL_JS = """() => {
+  const bar = document.getElementById("ctw-hold");
+  bar.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+  const sheet = document.getElementById("ctw-sheet");
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; };
+  const look = { open: !sheet.hidden, sheet: box(sheet), buttons: sheet.querySelectorAll("button").length };
+  bar.dispatchEvent(new PointerEvent("pointerup", { bubbles: true }));
+  look.closed = sheet.hidden;
+  return look;
+}"""
+
+
+def panel_differences(first: dict, other: dict) -> list[str]:
+    """What would tell `other`'s held panel from `first`'s across a table."""
+    found = (
+        []
+        if other["open"] and other["closed"]
+        else [f"held {other['open']}, released {other['closed']}"]
+    )
+    if _boxes_differ(first["sheet"], other["sheet"]):
+        found.append(f"panel at {first['sheet']} against {other['sheet']}")
+    if first["buttons"] != other["buttons"]:
+        found.append(f"{first['buttons']} buttons in the panel against {other['buttons']}")
     return found

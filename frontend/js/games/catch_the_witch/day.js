@@ -62,11 +62,18 @@ function approvalResult(v, me, ctx) {
     doneButton(v, me, ctx, "ok", t("ok")));
 }
 
+// Five places' ingredients (RULES §4) and Nightshade: the most cards a member can choose from.
+const RITUAL_SLOTS = 6;
+
 function ritual(v, me, ctx) {
   const parts = [h("h2", {}, `🔥 ${t("ritual")}`), duck(v), h("p", {}, t("members", { names: names(v.today.ritual_members) }))];
   if (me && me.playable && v.your_turn) {
-    parts.push(h("p", {}, t("play_card")), choiceButtons(me.playable.map((c) => [c, label("ingredient", c)]), null,
-      (card) => ctx.send("play_card", { card })));
+    // Always RITUAL_SLOTS boxes, blanks after the cards: a witch's or the Crow's Nightshade
+    // must not show as one box more than her neighbour's hand (RULES §7).
+    const grid = choiceButtons(me.playable.map((c) => [c, label("ingredient", c)]), null, (card) => ctx.send("play_card", { card }));
+    grid.classList.add("ritual-cards");
+    for (let i = me.playable.length; i < RITUAL_SLOTS; i++) grid.append(h("span", { class: "card blank", "aria-hidden": "true" }, "🂠"));
+    parts.push(h("p", {}, t("play_card")), grid);
   } else parts.push(h("p", { class: "muted" }, t("ritual_waiting")));
   return h("div", {}, ...parts);
 }

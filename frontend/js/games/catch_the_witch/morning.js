@@ -83,7 +83,7 @@ function guardPlace(v, me, ctx) {
   const counts = me.counts || {};
   return h("div", {}, h("h2", {}, t("guard_place")), duck(v),
     placeButtons(v, me.guard_place ?? null, (place) => ctx.send("guard_place", { place }),
-      (p) => t("cats_there", { n: counts[p] || 0 })),
+      (p) => `🐈 × ${counts[p] || 0}`),
     h("button", { class: "secondary wide", "aria-pressed": "true" }, `🛡 ${t("guard_tonight")}`),
     h("p", { class: "muted hint" }, t("guard_hint")));
 }
@@ -93,9 +93,11 @@ function guardPlace(v, me, ctx) {
 function witchesTurn(v, me, ctx) {
   if (isSpectator(me)) return spectatorNight(v);
   const place = me.place || (me.witch_choice && me.witch_choice.place) || (me.witch_choices && me.witch_choices[me.name]?.place);
+  const where = place ? t("gathering_at", { place: label("place", place) })
+    : me.guarding && me.guard_place ? t("guarding_at", { place: label("place", me.guard_place) }) : "\u00a0";
   const scene = h("div", { class: "panel scene" },
     h("p", {}, h("strong", {}, t("gathering_scene"))),
-    h("p", {}, place ? t("gathering_at", { place: label("place", place) }) : "\u00a0"),
+    h("p", {}, where),
     h("p", { class: "muted" }, place ? label("ingredient", PLACE_INGREDIENT[place]) : "\u00a0"),
     timeGauge(v),
     me.witch_choices && v.your_turn ? witchPopup(v, me, ctx) : null);
@@ -113,7 +115,7 @@ function witchPopup(v, me, ctx) {
   let body;
   if (!own.place) {
     body = [h("p", {}, t("witch_place")),
-      grid(v.open_places.map((p) => [p, `${label("place", p)} · ${counts[p] || 0}`]),
+      grid(v.open_places.map((p) => [p, `${label("place", p)} · 🐈 × ${counts[p] || 0}`]),
         (place) => ctx.send("witch_place", { place }), me.place ?? null),
       h("p", { class: "small" }, t("witch_guard_hint"))];
   } else if (!ctx.draft.spell) {
