@@ -3,36 +3,16 @@ and a villager's phones (360×640, touch) look the same from across the table at
 moment: the same main blocks and buttons in the same places, the same countdown, the same
 hold bar. Four phones play one game through the UI; the role set is exactly those four."""
 
-from pathlib import Path
+from playwright.sync_api import expect
 
-import pytest
-from playwright.sync_api import expect, sync_playwright
-
-from tests.support.local_stack_process import LocalStackProcess
+from tests.e2e.test_browser_game import browser, stack  # noqa: F401 (fixtures: no bots)
 from tests.support.tells import LOOK_JS, PANEL_JS, differences, panel_differences
-from tests.support.ui_table import ARTIFACTS, CHROMIUM, FLAGS, UiTable, screenshot
+from tests.support.ui_table import ARTIFACTS, UiTable, screenshot
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 ROLES = {"Witch": "witch", "Guardian Knight": "knight", "Seer": "seer", "Villager": "villager"}
 #: Steps where what a phone shows could give its owner's role away.
 SECRET_STEPS = ("place_choice", "guard", "witches", "evening", "discussion", "ritual", "vote")
-
-
-@pytest.fixture(scope="module")
-def quiet_stack():
-    """The local stack without bots: every seat is one of the test's phones."""
-    process = LocalStackProcess()
-    yield process
-    process.interrupt()
-
-
-@pytest.fixture
-def browser():
-    assert Path(CHROMIUM).exists(), "apt-get install -y chromium (see .ci/run)"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser
-        browser.close()
 
 
 def _deal_a_witch_a_knight_a_seer_and_a_villager(table: UiTable) -> None:
@@ -57,10 +37,8 @@ def _role_of(page) -> str:
     return next(role for text, role in ROLES.items() if text in title)
 
 
-def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_step(
-    quiet_stack, browser
-):
-    table = UiTable(browser, quiet_stack.http_url, NAMES, seed=11)
+def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_step(stack, browser):  # noqa: F811
+    table = UiTable(browser, stack.http_url, NAMES, seed=11)
     table.open_room(discussion_limit="120")
     _deal_a_witch_a_knight_a_seer_and_a_villager(table)
     table.start()

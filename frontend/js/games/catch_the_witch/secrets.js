@@ -73,7 +73,7 @@ function draw() {
   bar.setAttribute("aria-expanded", String(state.open));
   sheet.hidden = !(shown && state.open);
   clear(sheet);
-  if (!sheet.hidden) sheet.append(...panel(state.view, state.view.me, state.ctx), root.lockButton());
+  if (!sheet.hidden) sheet.append(...panel(state.view, state.view.me, state.ctx).filter(Boolean), root.lockButton());
 }
 
 function panel(v, me, ctx) {
