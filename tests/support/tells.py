@@ -8,8 +8,15 @@ from __future__ import annotations
 TOLERANCE = 12
 
 LOOK_JS = """() => {
+  // Every phone at the top of its screen, its layout settled first (a scroll the player made
+  // is not a tell, and a layout still pending would move boxes in the middle of the reading).
+  window.scrollTo(0, 0);
+  void document.body.offsetHeight;
+  // Screen blocks from the top of <main> (how far a phone was scrolled is the player's doing);
+  // fixed things (the strip, the hold bar) from the top of the screen.
   const box = (el, fixed = false) => { const r = el.getBoundingClientRect();
-    return [Math.round(r.x), Math.round(r.y + (fixed ? 0 : scrollY)), Math.round(r.width), Math.round(r.height)]; };
+    const top = fixed ? 0 : document.querySelector("main").getBoundingClientRect().top;
+    return [Math.round(r.x), Math.round(r.y - top), Math.round(r.width), Math.round(r.height)]; };
   // The host's tools (public: everyone knows who the host is) and what only a witch sees in
   // her pop-up (the book's one exception, checked to stay inside the Gathering scene) are left out.
   const shown = (el) => (el.offsetParent !== null || getComputedStyle(el).position === "fixed")
