@@ -67,13 +67,15 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
     cy.page.reload()
     expect(cy.page.locator("main")).to_have_attribute("data-phase", phase, timeout=10_000)
     expect(cy.page.locator("header")).to_contain_text("online")
-    cy.page.get_by_role("button", name="My role").click()
-    expect(cy.page.locator("header")).to_contain_text(
+    cy.page.locator("#ctw-hold").dispatch_event("pointerdown")  # held: the role shows
+    expect(cy.page.locator("#ctw-sheet")).to_contain_text(
         re.compile(
             r"Villager|Witch|Crow|Jester|"
             r"Seer|Herbalist|Knight|Pickpocket"
         )
     )
+    cy.page.locator("#ctw-hold").dispatch_event("pointerup")  # released: hidden again
+    expect(cy.page.locator("#ctw-sheet")).to_be_hidden()
 
     table.play(until=lambda: table.all_in("game_over"), timeout=420)
     for phone in table.phones:

@@ -16,44 +16,30 @@ function dayNews(day) {
 
 function evening(v, me, ctx) {
   return h("div", {}, h("h2", {}, `🌆 ${t("evening")}`), h("div", { class: "panel" }, ...dayNews(v.today)),
-    specialPowers(v, me, ctx), doneButton(v, me, ctx, "ok", t("ok")));
+    h("p", { class: "muted hint" }, t("secrets_hint")), doneButton(v, me, ctx, "ok", t("ok")));
 }
 
 function discussion(v, me, ctx) {
   return h("div", {}, h("h2", {}, `💬 ${t("discussion")}`), h("p", {}, t("talk_now")),
-    specialPowers(v, me, ctx), doneButton(v, me, ctx, "end_talk", t("end_talk")));
-}
-
-function specialPowers(v, me, ctx) {
-  if (!me || me.form !== "human") return null;
-  const others = v.players.filter((p) => p.name !== me.name && p.form !== "exiled").map((p) => [p.name, p.name]);
-  const parts = [];
-  if (me.role === "seer") {
-    for (const r of me.seer_results || []) parts.push(h("p", {}, t(r.witch ? "seer_result_witch" : "seer_result_clear", { name: r.target })));
-    if (!me.seer_used_today) parts.push(h("p", {}, `🔮 ${t("seer_look")}`), choiceButtons(others, null, (target) => ctx.send("seer_look", { target })));
-  }
-  if (me.role === "pickpocket" && !me.pickpocket_used_today) {
-    if (!me.peek) parts.push(h("p", {}, `🧤 ${t("pickpocket_peek")}`), choiceButtons(others, null, (target) => ctx.send("pickpocket_peek", { target })));
-    else parts.push(h("p", {}, t("pickpocket_take", { name: me.peek.target })),
-      choiceButtons([...me.peek.hand.map((c) => [c, label("ingredient", c)]), [null, t("take_nothing")]], undefined,
-        (card) => ctx.send("pickpocket_take", { card })));
-  }
-  return parts.length ? h("div", { class: "panel" }, ...parts) : null;
+    h("p", { class: "muted hint" }, t("secrets_hint")), doneButton(v, me, ctx, "end_talk", t("end_talk")));
 }
 
 function proposal(v, me, ctx) {
   const size = v.today.required.length;
   if (!me || !v.your_turn) return h("div", {}, h("h2", {}, `👑 ${t("proposal")}`), h("p", {}, t("chief_choosing", { name: v.chief })));
-  ctx.draft.members = ctx.draft.members || [];
-  const picked = ctx.draft.members;
+  // The picks are read from the draft at tap time, never kept from when the grid was
+  // drawn: a redraw of the same step, or the draft emptied for a new step after the
+  // grid was built, must not swallow the Chief's first tap (issue 13).
+  const picked = ctx.draft.members || [];
   const toggle = (name) => {
-    const i = picked.indexOf(name);
-    if (i >= 0) picked.splice(i, 1); else if (picked.length < size) picked.push(name);
+    const now = (ctx.draft.members ||= []);
+    const i = now.indexOf(name);
+    if (i >= 0) now.splice(i, 1); else if (now.length < size) now.push(name);
     ctx.render();
   };
   return h("div", {}, h("h2", {}, `👑 ${t("proposal")}`), duck(v), h("p", {}, t("propose_n", { n: size })),
     h("div", { class: "grid" }, ...humans(v).map((n) => h("button", { class: "secondary", "aria-pressed": String(picked.includes(n)), onclick: () => toggle(n) }, n))),
-    h("button", { class: "big", disabled: picked.length !== size, onclick: () => ctx.send("propose", { members: picked }) }, `${t("propose")} (${picked.length}/${size})`));
+    h("button", { class: "big", disabled: picked.length !== size, onclick: () => ctx.send("propose", { members: ctx.draft.members }) }, `${t("propose")} (${picked.length}/${size})`));
 }
 
 function approval(v, me, ctx) {
@@ -76,11 +62,18 @@ function approvalResult(v, me, ctx) {
     doneButton(v, me, ctx, "ok", t("ok")));
 }
 
+// Five places' ingredients (RULES §4) and Nightshade: the most cards a member can choose from.
+const RITUAL_SLOTS = 6;
+
 function ritual(v, me, ctx) {
   const parts = [h("h2", {}, `🔥 ${t("ritual")}`), duck(v), h("p", {}, t("members", { names: names(v.today.ritual_members) }))];
   if (me && me.playable && v.your_turn) {
-    parts.push(h("p", {}, t("play_card")), choiceButtons(me.playable.map((c) => [c, label("ingredient", c)]), null,
-      (card) => ctx.send("play_card", { card })));
+    // Always RITUAL_SLOTS boxes, blanks after the cards: a witch's or the Crow's Nightshade
+    // must not show as one box more than her neighbour's hand (RULES §7).
+    const grid = choiceButtons(me.playable.map((c) => [c, label("ingredient", c)]), null, (card) => ctx.send("play_card", { card }));
+    grid.classList.add("ritual-cards");
+    for (let i = me.playable.length; i < RITUAL_SLOTS; i++) grid.append(h("span", { class: "card blank", "aria-hidden": "true" }, "🂠"));
+    parts.push(h("p", {}, t("play_card")), grid);
   } else parts.push(h("p", { class: "muted" }, t("ritual_waiting")));
   return h("div", {}, ...parts);
 }
@@ -99,8 +92,11 @@ function exileVote(v, me, ctx) {
   const parts = [h("h2", {}, `⚖ ${t("vote")}`)];
   if (me && me.form === "human" && (v.your_turn || "vote" in me)) {
     const options = humans(v).filter((n) => n !== me.name).map((n) => [n, n]);
-    parts.push(choiceButtons([...options, [null, t("skip")]], "vote" in me ? me.vote : undefined,
-      (target) => ctx.send("vote", { target })));
+    const chosen = "vote" in me ? me.vote : undefined;
+    // Skip is no cat: its own wide button under the names, another colour (RULES §8: it protects no one).
+    parts.push(choiceButtons(options, chosen, (target) => ctx.send("vote", { target })),
+      h("button", { class: "skip wide", "aria-pressed": String(chosen === null), onclick: () => ctx.send("vote", { target: null }) }, `⏭ ${t("skip")}`),
+      h("p", { class: "muted hint" }, t("skip_hint")));
   }
   return h("div", {}, ...parts);
 }
@@ -108,11 +104,12 @@ function exileVote(v, me, ctx) {
 function voteResult(v, me, ctx) {
   const vote = v.today.vote || { votes: {}, exiled: null };
   const byTarget = {};
-  for (const [voter, target] of Object.entries(vote.votes)) (byTarget[target ?? t("skip")] ||= []).push(voter);
+  for (const [voter, target] of Object.entries(vote.votes)) (byTarget[target ?? ""] ||= []).push(voter);
   return h("div", {}, h("h2", {}, t("vote_result")),
     h("div", { class: "panel" }, h("p", {}, h("strong", {}, vote.exiled ? t("exiled", { name: vote.exiled }) : t("nobody_exiled"))),
       v.today.exiled_role ? h("p", {}, label("role", v.today.exiled_role)) : null,
-      ...Object.entries(byTarget).map(([target, voters]) => h("p", {}, t("voters", { target, names: names(voters) })))),
+      ...Object.entries(byTarget).map(([target, voters]) => h("p", {},
+        target ? t("voted_for", { names: names(voters), target }) : t("voted_skip", { names: names(voters) })))),
     doneButton(v, me, ctx, "ok", t("ok")));
 }
 

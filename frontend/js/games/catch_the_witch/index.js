@@ -3,7 +3,7 @@
 // home screen, the lobby and the host's room tools; this folder owns what is this game's.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { ICONS } from "./icons.js";
+import { showSecrets } from "./secrets.js";
 import { MORNING_SCREENS } from "./morning.js";
 import { DAY_SCREENS } from "./day.js";
 import { END_SCREENS } from "./end.js";
@@ -25,8 +25,6 @@ export function isOver(v) {
   return v.phase === "game_over";
 }
 
-let roleShown = false; // the strip's role button: shown until tapped again, whatever the step
-
 // The table strip's game part: day, seals, curse gauge, Chief, countdown, the role button.
 export function statusBar(v, ctx) {
   const items = [
@@ -36,20 +34,24 @@ export function statusBar(v, ctx) {
       h("span", { class: "gauge", role: "img", "aria-label": `${t("curse")} ${v.curse}/${v.curse_capacity}` },
         h("span", { style: `width:${(100 * v.curse) / v.curse_capacity}%` }))),
   ];
-  if (v.chief) items.push(h("span", { class: "pill" }, `👑 ${t("chief", { name: v.chief })}`));
+  // An exiled cat is no one's Chief (the pill goes with the cat).
+  const chiefGone = v.players.some((p) => p.name === v.chief && p.form === "exiled");
+  if (v.chief && !chiefGone) items.push(h("span", { class: "pill" }, `👑 ${t("chief", { name: v.chief })}`));
   items.push(ctx.countdown(v));
-  if (v.me) {
-    items.push(h("button", {
-      class: "secondary", "aria-pressed": String(roleShown),
-      onclick: () => { roleShown = !roleShown; ctx.renderStatus(); },
-    }, roleShown ? `${ICONS.role[v.me.role] || ""} ${t("role_" + v.me.role)}` : t("your_role")));
-  }
-  return items;
+  return items; // the role and all this cat knows: the hold bar at the bottom (secrets.js)
+}
+
+// Hook for the shell (js/app.js): how long this phone vibrates for the new view `v` after
+// `previous` (0: not at all). The same for every phone at every step change, never "your
+// turn" alone: a witch's or the Knight's phone buzzing in a secret step would give them away.
+export function vibration(previous, v) {
+  return previous && v && stepKey(previous) !== stepKey(v) && !isOver(previous) ? 120 : 0;
 }
 
 // The screen of the view's step (the shell adds the error line above, host tools below).
 export function render(v, ctx) {
   const me = v.me;
+  showSecrets(v, ctx);
   const parts = [];
   if (me && me.form === "frog") parts.push(h("p", { class: "banner" }, h("span", { class: "frog" }, "🐸"), " ", t("you_are_frog")));
   if (me && me.form === "exiled") parts.push(h("p", { class: "banner" }, t("you_are_exiled")));

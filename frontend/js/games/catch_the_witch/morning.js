@@ -1,10 +1,12 @@
-// Catch the Witch's morning and night: the role check, the place choice, the Knight's
-// guard and the witches' turn (with everyone else's matching gathering scene).
+// Catch the Witch's morning and night: the role check, the morning (the duck), the place
+// choice, the Knight's guard and the witches' turn. No tells (issue 13): in every secret
+// step a witch's, the Knight's, the Seer's and a villager's phones draw the same blocks
+// (heading, duck, place grid, one secondary button, a hint), and a witch's choices live in
+// a small pop-up over the Gathering scene that every phone shows.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { label, icon, choiceButtons, doneButton } from "./common.js";
-
-let stepClock = null; // {deadline, start}: when this phone first saw the step's deadline
+import { label, icon, doneButton, placeButtons, timeGauge, isSpectator } from "./common.js";
+import { PLACE_INGREDIENT } from "./icons.js";
 
 function roleCheck(v, me, ctx) {
   if (!me) return h("h2", {}, t("role_check"));
@@ -22,7 +24,7 @@ function roleCheck(v, me, ctx) {
     doneButton(v, me, ctx, "ready", t("ready")));
 }
 
-function roleText(me) {
+export function roleText(me) {
   let text = `${icon("role", me.role)} ${t("role_" + me.role)} — ${t("side_" + me.side)}`;
   if (me.witches && me.witches.length) text += ` · ${t("role_witch")}: ${me.witches.join(", ")}`;
   return text;
@@ -30,86 +32,109 @@ function roleText(me) {
 
 export function duck(v) {
   const required = (v.today && v.today.required) || [];
-  return h("div", { class: "panel" },
+  return h("div", { class: "panel duck-panel" },
     h("p", {}, h("span", { class: "duck", "aria-hidden": "true" }, "🦆"), " ", t("morning")),
     h("p", { class: "row" }, ...required.map((i) => h("span", { class: "pill card" }, label("ingredient", i)))));
 }
 
+// The morning (book: "the morning video"): the duck says what today's ritual needs.
+function morning(v) {
+  return h("div", {}, h("h2", {}, `🌅 ${t("morning_title", { n: v.day })}`), duck(v), timeGauge(v));
+}
+
+// Frogs, exiled and Away cats choose nothing at night: one scene for every one of them.
+function spectatorNight(v) {
+  return h("div", {}, h("h2", {}, `🌙 ${t("night_watch")}`), duck(v),
+    h("div", { class: "panel scene" }, h("p", {}, t("night_watch_text")), timeGauge(v)));
+}
+
+// The secondary button under the places: the same shape on every phone. The Knight's
+// guards tonight; everyone else's picks a place at random (a harmless equivalent).
+function secondButton(v, me, ctx) {
+  if (me.role === "knight") {
+    return h("button", { class: "secondary wide", "aria-pressed": String(Boolean(me.guarding)),
+      onclick: () => ctx.send("choose_guard") }, `🛡 ${t("guard_tonight")}`);
+  }
+  return h("button", { class: "secondary wide", onclick: () => {
+    const place = v.open_places[Math.floor(Math.random() * v.open_places.length)];
+    choosePlace(me, ctx, place);
+  } }, `🎲 ${t("any_place")}`);
+}
+
+// A place (the Herbalist's restore, chosen in the hold panel, goes with it: RULES §6.2).
+export function choosePlace(me, ctx, place) {
+  const restore = me.role === "herbalist" ? (ctx.draft.restore ?? me.restore) : null;
+  ctx.send("choose_place", restore ? { place, restore } : { place });
+}
+
 function placeChoice(v, me, ctx) {
-  const parts = [h("h2", {}, t("choose_place")), duck(v)];
-  if (me && me.role === "witch" && me.form === "human") parts.push(h("p", { class: "muted" }, t("witch_waits")));
-  if (!me || !v.your_turn && !me.place) return h("div", {}, ...parts);
-  const places = v.open_places.map((p) => [p, label("place", p)]);
-  if (me.role === "knight" && !me.place) {
-    parts.push(h("p", {}, t("knight_choice")),
-      h("div", { class: "row" }, h("button", { class: "secondary", onclick: () => { ctx.draft.gather = true; ctx.render(); } }, t("gather")),
-        h("button", { onclick: () => ctx.send("choose_guard") }, `🛡 ${t("guard")}`)));
-    if (!ctx.draft.gather) return h("div", {}, ...parts);
-  }
-  let restore = null;
-  if (me.role === "herbalist") {
-    const frogs = v.players.filter((p) => p.form === "frog").map((p) => p.name);
-    if (frogs.length) {
-      restore = h("select", { id: "restore" }, h("option", { value: "" }, t("no_restore")),
-        ...frogs.map((n) => h("option", { value: n, selected: me.restore === n }, n)));
-      parts.push(h("label", { for: "restore" }, t("restore")), restore);
-    }
-  }
-  parts.push(choiceButtons(places, me.place, (place) =>
-    ctx.send("choose_place", restore && restore.value ? { place, restore: restore.value } : { place })));
-  return h("div", {}, ...parts);
+  if (isSpectator(me)) return spectatorNight(v);
+  const chosen = me.guarding ? null : me.place ?? null;
+  return h("div", {}, h("h2", {}, t("choose_place")), duck(v),
+    placeButtons(v, chosen, (place) => choosePlace(me, ctx, place)),
+    secondButton(v, me, ctx),
+    h("p", { class: "muted hint" }, t("place_hint")));
 }
 
-function countsGrid(v, counts, chosen, onPick) {
-  return choiceButtons(v.open_places.map((p) => [p, `${label("place", p)} · ${t("cats_there", { n: counts[p] || 0 })}`]), chosen, onPick);
-}
-
+// The Knight's guard (others' phones still show the place choice): the same blocks, the
+// counts in small print on the place buttons.
 function guardPlace(v, me, ctx) {
-  return h("div", {}, h("h2", {}, `🛡 ${t("guard_place")}`),
-    me.guard_place ? h("p", {}, t("your_choice", { what: t("place_" + me.guard_place) })) :
-      countsGrid(v, me.counts || {}, me.guard_place, (place) => ctx.send("guard_place", { place })));
+  if (isSpectator(me)) return spectatorNight(v);
+  const counts = me.counts || {};
+  return h("div", {}, h("h2", {}, t("guard_place")), duck(v),
+    placeButtons(v, me.guard_place ?? null, (place) => ctx.send("guard_place", { place }),
+      (p) => `🐈 × ${counts[p] || 0}`),
+    h("button", { class: "secondary wide", "aria-pressed": "true" }, `🛡 ${t("guard_tonight")}`),
+    h("p", { class: "muted hint" }, t("guard_hint")));
 }
 
+// The witches' turn: every phone shows the Gathering scene for the full 15 s (RULES §3);
+// a witch's choices open in a small pop-up over it.
 function witchesTurn(v, me, ctx) {
-  const title = h("h2", {}, `🌙 ${t("witches_turn")}`);
-  if (!me || !me.witch_choices || !v.your_turn) return h("div", {}, title, gatheringScene(v, me), duck(v));
+  if (isSpectator(me)) return spectatorNight(v);
+  const place = me.place || (me.witch_choice && me.witch_choice.place) || (me.witch_choices && me.witch_choices[me.name]?.place);
+  const where = place ? t("gathering_at", { place: label("place", place) })
+    : me.guarding && me.guard_place ? t("guarding_at", { place: label("place", me.guard_place) }) : "\u00a0";
+  const scene = h("div", { class: "panel scene" },
+    h("p", {}, h("strong", {}, t("gathering_scene"))),
+    h("p", {}, where),
+    h("p", { class: "muted" }, place ? label("ingredient", PLACE_INGREDIENT[place]) : "\u00a0"),
+    timeGauge(v),
+    me.witch_choices && v.your_turn ? witchPopup(v, me, ctx) : null);
+  return h("div", {}, h("h2", {}, `🌙 ${t("witches_turn")}`), duck(v), scene,
+    h("p", { class: "muted hint" }, t("gathering_hint")));
+}
+
+function witchPopup(v, me, ctx) {
   const own = me.witch_choices[me.name] || {};
+  const counts = me.counts || {};
   const partners = Object.entries(me.witch_choices).filter(([n]) => n !== me.name)
-    .map(([n, c]) => h("p", { class: "muted" }, `${n}: ${c.place ? t("place_" + c.place) : "…"} ${c.spell ? t("spell_" + c.spell) : ""}`));
+    .map(([n, c]) => h("p", { class: "small" }, `${n}: ${c.place ? t("place_" + c.place) : "…"} ${c.spell ? t("spell_" + c.spell) : ""}`));
+  const grid = (options, onPick, chosen) => h("div", { class: "grid mini" }, ...options.map(([value, text]) =>
+    h("button", { class: "card", "aria-pressed": String(chosen === value), onclick: () => onPick(value) }, text)));
+  let body;
   if (!own.place) {
-    return h("div", {}, title, h("p", {}, t("witch_place")), countsGrid(v, me.counts || {}, null,
-      (place) => ctx.send("witch_place", { place })), ...partners);
-  }
-  const spells = ["none", ...v.unlocked_spells.filter((s) => s !== "none")];
-  if (!ctx.draft.spell) {
-    return h("div", {}, title, h("p", {}, t("your_choice", { what: t("place_" + own.place) })),
-      h("p", {}, t("witch_spell")), choiceButtons(spells.map((s) => [s, label("spell", s)]), null, (spell) => {
+    body = [h("p", {}, t("witch_place")),
+      grid(v.open_places.map((p) => [p, `${label("place", p)} · 🐈 × ${counts[p] || 0}`]),
+        (place) => ctx.send("witch_place", { place }), me.place ?? null),
+      h("p", { class: "small" }, t("witch_guard_hint"))];
+  } else if (!ctx.draft.spell) {
+    const spells = ["none", ...(v.unlocked_spells || []).filter((s) => s !== "none")];
+    body = [h("p", {}, `${label("place", own.place)} — ${t("witch_spell")}`),
+      grid(spells.map((s) => [s, label("spell", s)]), (spell) => {
         if (spell === "none" || spell === "spoil") ctx.send("witch_spell", { spell });
         else { ctx.draft.spell = spell; ctx.render(); }
-      }), ...partners);
+      }, null),
+      v.day === 1 ? h("p", { class: "small" }, t("frog_from_day_2")) : null,
+      h("p", { class: "small" }, t("witness_hint"))];
+  } else {
+    const targets = (me.at_my_place || []).map((n) => [n, n]);
+    body = [h("p", {}, `${label("spell", ctx.draft.spell)} — ${t("witch_target")}`),
+      targets.length ? grid(targets, (target) => ctx.send("witch_spell", { spell: ctx.draft.spell, target }), null)
+        : h("p", { class: "small" }, t("nobody_there")),
+      h("button", { class: "secondary", onclick: () => { ctx.draft.spell = null; ctx.render(); } }, `← ${t("back")}`)];
   }
-  const targets = (me.at_my_place || []).map((n) => [n, n]);
-  return h("div", {}, title, h("p", {}, `${label("spell", ctx.draft.spell)} — ${t("witch_target")}`),
-    choiceButtons(targets, null, (target) => ctx.send("witch_spell", { spell: ctx.draft.spell, target })),
-    h("button", { class: "secondary", onclick: () => { ctx.draft.spell = null; ctx.render(); } }, "←"));
+  return h("div", { class: "witch-popup", role: "dialog", "aria-label": t("witches_turn") }, ...body, ...partners);
 }
 
-// Everyone else's screen during the witches' 15 s: where you gather, and a gauge filling.
-function gatheringScene(v, me) {
-  return h("div", { class: "panel" }, h("p", {}, h("strong", {}, t("gathering_scene"))),
-    me && me.place ? h("p", {}, t("gathering_at", { place: label("place", me.place) })) : null,
-    timeGauge(v));
-}
-
-// A gauge that fills until the step's deadline. The step's length is measured from when
-// this phone first saw the deadline (the view carries only the deadline).
-function timeGauge(v) {
-  if (!v.deadline) return null;
-  const now = Date.now() / 1000;
-  if (!stepClock || stepClock.deadline !== v.deadline) stepClock = { deadline: v.deadline, start: now };
-  const total = Math.max(1, v.deadline - stepClock.start);
-  return h("div", { class: "gauge time", "aria-hidden": "true" },
-    h("span", { style: `animation-duration:${total}s;animation-delay:${-(now - stepClock.start)}s` }));
-}
-
-export const MORNING_SCREENS = { role_check: roleCheck, place_choice: placeChoice, guard: guardPlace, witches: witchesTurn };
+export const MORNING_SCREENS = { role_check: roleCheck, morning, place_choice: placeChoice, guard: guardPlace, witches: witchesTurn };

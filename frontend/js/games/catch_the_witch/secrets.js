@@ -1,0 +1,162 @@
+// Everything only this cat may know, one press-and-hold away (issue 13): the role card
+// (what it does, how it wins), the hand, what it gathered, every private result of the
+// game, and the Seer's and Pickpocket's powers. Every role gets the same panel: the same
+// size, a name button per other cat (a Seer looks, a Pickpocket peeks, a Herbalist picks a
+// frog to restore, everyone else marks a suspect on this phone only) and a "keep open" lock.
+//
+// The bar and panel are one element kept across renders (appended to <body>, outside the
+// shell's <main> and strip, which are rebuilt): a redraw mid-press must not lose the hold.
+// Hold the bar: the panel opens; release: it hides. To use it with one thumb, slide up to
+// the lock and release there: it stays open until the bar is tapped again.
+import { h, clear } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { label, icon } from "./common.js";
+import { choosePlace } from "./morning.js";
+
+const SEER_PHASES = ["evening", "discussion", "proposal", "approval", "approval_result", "ritual", "ritual_result"];
+const PICKPOCKET_PHASES = ["evening", "discussion", "proposal"];
+
+const state = { open: false, locked: false, view: null, ctx: null, suspects: new Set() };
+let root = null;
+
+function build() {
+  root = h("div", { id: "ctw-secrets" });
+  const sheet = h("section", { id: "ctw-sheet", class: "sheet", hidden: true, "aria-label": t("my_secrets") });
+  const lock = () => h("button", { id: "ctw-lock", class: "secondary lock", "aria-pressed": String(state.locked),
+    onclick: () => { state.locked = !state.locked; if (!state.locked) state.open = false; draw(); } },
+  state.locked ? `🔓 ${t("close_panel")}` : `🔒 ${t("keep_open")}`);
+  const bar = h("button", { id: "ctw-hold", class: "hold-bar", "aria-expanded": "false",
+    onpointerdown: (e) => { e.preventDefault(); if (state.locked) return; state.open = true; draw(); },
+    onpointerup: (e) => release(e), onpointercancel: () => release(null),
+    onclick: () => { if (state.locked) { state.locked = false; state.open = false; draw(); } },
+    onkeydown: (e) => { if (e.key === " " || e.key === "Enter") { e.preventDefault(); state.open = true; draw(); } },
+    onkeyup: () => release(null),
+    oncontextmenu: (e) => e.preventDefault() });
+  root.append(sheet, bar);
+  root.lockButton = lock;
+  document.body.append(root);
+  // Only in a game: the shell marks the screen's phase on <main>.
+  new MutationObserver(() => draw()).observe(document.querySelector("main"), { attributes: true, attributeFilter: ["data-phase"] });
+}
+
+function release(e) {
+  if (!state.open || state.locked) return;
+  // Released on the lock (a thumb slid up to it): keep the panel open.
+  const under = e && document.elementFromPoint(e.clientX, e.clientY);
+  if (under && under.closest("#ctw-lock")) state.locked = true;
+  else state.open = false;
+  draw();
+}
+
+// Called by the game's render with the newest view.
+export function showSecrets(v, ctx) {
+  state.view = v;
+  state.ctx = ctx;
+  if (!root) build();
+  draw();
+}
+
+function inGame() {
+  const phase = document.querySelector("main")?.dataset.phase;
+  return Boolean(state.view && state.view.me && phase && !["home", "lobby", "game_over"].includes(phase)
+    && state.view.phase !== "game_over");
+}
+
+function draw() {
+  if (!root) return;
+  const [sheet, bar] = root.children;
+  const shown = inGame();
+  root.hidden = !shown;
+  document.body.classList.toggle("has-hold-bar", shown);
+  if (!shown) { state.open = state.locked = false; }
+  bar.textContent = state.locked ? `✕ ${t("close_panel")}` : `🂠 ${t("hold_secrets")}`;
+  bar.setAttribute("aria-expanded", String(state.open));
+  sheet.hidden = !(shown && state.open);
+  clear(sheet);
+  if (!sheet.hidden) sheet.append(...panel(state.view, state.view.me, state.ctx).filter(Boolean), root.lockButton());
+}
+
+function panel(v, me, ctx) {
+  const gathered = me.gathered || [];
+  return [
+    h("h2", {}, `${icon("role", me.role)} ${t("role_" + me.role)}`),
+    h("p", { class: "side" }, t("side_" + me.side)),
+    h("p", {}, t("does_" + me.role)),
+    h("p", {}, `🏆 ${t("wins_" + me.role)}`),
+    me.witches && me.witches.length ? h("p", {}, `${t("role_witch")}: ${me.witches.join(", ")}`) : null,
+    h("h3", {}, t("your_hand")),
+    h("p", { class: "row" }, ...(me.hand.length ? me.hand.map((c) => h("span", { class: "pill card" }, label("ingredient", c)))
+      : [t("hand_empty")])),
+    h("h3", {}, t("your_gathered")),
+    h("ul", { class: "notes" }, ...(gathered.length ? gathered.map((g) => h("li", {}, t("gathered_line", {
+      day: g.day, place: g.place ? label("place", g.place) : "—", what: g.ingredient ? label("ingredient", g.ingredient) : t("gathered_nothing"),
+    }))) : [h("li", {}, "—")])),
+    h("h3", {}, t("your_notes")),
+    h("ul", { class: "notes" }, ...noteLines(me)),
+    h("h3", {}, abilityTitle(v, me)),
+    abilityButtons(v, me, ctx),
+  ];
+}
+
+// Every private result of the game, oldest first (me.notes; an older server sends the
+// Seer's looks and today's peek apart).
+function noteLines(me) {
+  const notes = [...(me.notes || [])];
+  if (!notes.some((n) => n.kind === "seer_look")) notes.push(...(me.seer_results || []).map((r) => ({ kind: "seer_look", ...r })));
+  if (!notes.some((n) => n.kind === "peek")) notes.push(...(me.peeks || []).map((p) => ({ kind: "peek", ...p })));
+  if (!notes.some((n) => n.kind === "peek") && me.peek) notes.push({ kind: "peek", day: null, ...me.peek });
+  notes.sort((a, b) => (a.day ?? 99) - (b.day ?? 99));
+  if (!notes.length) return [h("li", {}, "—")];
+  return notes.map((n) => h("li", {}, n.day ? `${t("day", { n: n.day })}: ` : "", noteText(n)));
+}
+
+function noteText(n) {
+  if (n.kind === "seer_look") return t(n.witch ? "seer_result_witch" : "seer_result_clear", { name: n.target });
+  if (n.kind === "peek") {
+    const hand = (n.hand || []).map((c) => label("ingredient", c)).join(", ") || t("hand_empty");
+    return t("note_peek", { name: n.target, hand }) + (n.took ? ` ${t("note_took", { card: label("ingredient", n.took) })}` : "");
+  }
+  if (n.kind === "guard_repelled") return t("note_guard_repelled");
+  if (n.kind === "spell") return t(n.worked ? "note_spell_worked" : "note_spell_failed", { spell: label("spell", n.spell) });
+  return n.kind;
+}
+
+function power(v, me) {
+  if (me.form !== "human" || me.away) return null;
+  if (me.role === "seer" && !me.seer_used_today && SEER_PHASES.includes(v.phase)) return "seer";
+  if (me.role === "pickpocket" && !me.pickpocket_used_today && PICKPOCKET_PHASES.includes(v.phase)) return me.peek ? "take" : "peek";
+  if (me.role === "herbalist" && v.phase === "place_choice") return "restore";
+  return null;
+}
+
+function abilityTitle(v, me) {
+  const p = power(v, me);
+  return p === "seer" ? `🔮 ${t("seer_look")}` : p === "peek" ? `🧤 ${t("pickpocket_peek")}`
+    : p === "take" ? `🧤 ${t("pickpocket_take", { name: me.peek.target })}` : p === "restore" ? `🌿 ${t("restore")}` : `🤔 ${t("suspects")}`;
+}
+
+// One button per other cat still in the game, whatever the role: what a tap does differs.
+function abilityButtons(v, me, ctx) {
+  const p = power(v, me);
+  if (p === "take") {
+    return h("div", { class: "grid mini" }, ...[...me.peek.hand.map((c) => [c, label("ingredient", c)]), [null, t("take_nothing")]]
+      .map(([card, text]) => h("button", { class: "card", onclick: () => ctx.send("pickpocket_take", { card }) }, text)));
+  }
+  const others = v.players.filter((c) => c.name !== me.name && c.form !== "exiled");
+  const restoring = ctx.draft.restore ?? me.restore ?? null;
+  return h("div", { class: "grid mini" }, ...others.map((c) => {
+    if (p === "seer") return h("button", { class: "card", onclick: () => ctx.send("seer_look", { target: c.name }) }, c.name);
+    if (p === "peek") return h("button", { class: "card", onclick: () => ctx.send("pickpocket_peek", { target: c.name }) }, c.name);
+    if (p === "restore" && c.form === "frog") {
+      return h("button", { class: "card", "aria-pressed": String(restoring === c.name), onclick: () => {
+        ctx.draft.restore = restoring === c.name ? "" : c.name;
+        if (me.place) choosePlace(me, ctx, me.place);
+        draw();
+      } }, `🐸 ${c.name}`);
+    }
+    return h("button", { class: "card", "aria-pressed": String(state.suspects.has(c.name)), onclick: () => {
+      if (!state.suspects.delete(c.name)) state.suspects.add(c.name);
+      draw();
+    } }, c.name);
+  }));
+}

@@ -1,0 +1,101 @@
+"""No tells (issue 13, RULES §3): at each secret step a witch's, the Knight's, the Seer's
+and a villager's phones (360×640, touch) look the same from across the table at the same
+moment: the same main blocks and buttons in the same places, the same countdown, the same
+hold bar. Four phones play one game through the UI; the role set is exactly those four."""
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_browser_game import browser, stack  # noqa: F401 (fixtures: no bots)
+from tests.support.tells import LOOK_JS, PANEL_JS, differences, panel_differences
+from tests.support.ui_table import ARTIFACTS, UiTable, screenshot
+
+NAMES = ["Ann", "Bo", "Cy", "Di"]
+ROLES = {"Witch": "witch", "Guardian Knight": "knight", "Seer": "seer", "Villager": "villager"}
+#: Steps where what a phone shows could give its owner's role away.
+SECRET_STEPS = ("place_choice", "guard", "witches", "evening", "discussion", "ritual", "vote")
+
+
+def _deal_a_witch_a_knight_a_seer_and_a_villager(table: UiTable) -> None:
+    host = table.host.page
+    host.get_by_role("button", name="Custom", exact=True).click()
+    for role in ("Herbalist", "Pickpocket"):
+        host.get_by_role("button", name=f"One fewer {role}").click()
+        expect(host.get_by_role("button", name=f"One fewer {role}")).to_be_disabled()
+    for role in ("Seer", "Guardian Knight"):
+        host.get_by_role("button", name=f"One more {role}").click()
+        expect(host.get_by_role("button", name=f"One fewer {role}")).to_be_enabled()
+    expect(host.get_by_role("button", name="Start the game")).to_be_enabled()
+
+
+def _role_of(page) -> str:
+    """The role the phone's owner reads when holding the bar at the bottom."""
+    bar = page.locator("#ctw-hold")
+    bar.dispatch_event("pointerdown")
+    title = page.locator("#ctw-sheet h2").inner_text()
+    bar.dispatch_event("pointerup")
+    expect(page.locator("#ctw-sheet")).to_be_hidden()
+    return next(role for text, role in ROLES.items() if text in title)
+
+
+def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_step(stack, browser):  # noqa: F811
+    table = UiTable(browser, stack.http_url, NAMES, seed=11)
+    table.open_room(discussion_limit="120")
+    _deal_a_witch_a_knight_a_seer_and_a_villager(table)
+    table.start()
+    expect(table.host.page.locator("#ctw-hold")).to_be_visible()
+    roles = {_role_of(phone.page): phone for phone in table.phones}
+    assert set(roles) == set(ROLES.values()), roles
+
+    measured: dict[str, list[str]] = {}
+    plays = table._choose
+
+    def wait_to_be_measured(screen, lazy):
+        if screen["phase"] in SECRET_STEPS and screen["phase"] not in measured:
+            return None  # the phone holds still until all four were compared
+        return plays(screen, lazy)
+
+    knight = roles["knight"]
+    acts = table._act
+
+    def act(phone, lazy):
+        if phone is knight and "place_choice" in measured and "guard" not in measured:
+            phase = phone.screen()["phase"]  # he guards (tapped below): no place to tap
+            if phone.phase != phase:
+                phone.phases.append(phase)
+            return
+        acts(phone, lazy)
+
+    def compare_when_all_show_one_step() -> bool:
+        looks = {role: phone.page.evaluate(LOOK_JS) for role, phone in roles.items()}
+        phases = {look["phase"] for look in looks.values()}
+        phase = phases.pop() if len(phases) == 1 else None
+        others = {look["phase"] for role, look in looks.items() if role != "knight"}
+        if looks["knight"]["phase"] == "guard" and others == {"place_choice"}:
+            phase = "guard"  # only the Knight's phone knows he guards
+        if phase in SECRET_STEPS and phase not in measured:
+            problems = []
+            for role, look in looks.items():
+                screenshot(roles[role], ARTIFACTS, f"tells-{phase}-{role}")
+                # In the ritual the members (public) are compared with members only.
+                alike = next(o for o in looks.values() if o["member"] == look["member"])
+                problems += [f"{role}: {d}" for d in differences(alike, look)]
+            if phase in ("place_choice", "discussion"):  # the hold panel, held: every role's alike
+                panels = {role: phone.page.evaluate(PANEL_JS) for role, phone in roles.items()}
+                problems += [f"{role} panel: {d}" for role, panel in panels.items()
+                             for d in panel_differences(panels["villager"], panel)]  # fmt: skip
+            if phase == "discussion":  # what the Seer sees while holding the bar
+                seer_bar = roles["seer"].page.locator("#ctw-hold")
+                seer_bar.dispatch_event("pointerdown")
+                screenshot(roles["seer"], ARTIFACTS, "tells-panel-seer")
+                seer_bar.dispatch_event("pointerup")
+            measured[phase] = problems
+            if phase == "place_choice":  # the Knight guards tonight: the guard step follows
+                knight.page.locator("main button", has_text="Guard").first.click()
+        seen = {p for phone in table.phones for p in phone.phases}
+        return set(SECRET_STEPS) <= set(measured) or "game_over" in seen
+
+    table._choose = wait_to_be_measured
+    table._act = act
+    table.play(until=compare_when_all_show_one_step, timeout=420)
+    assert {"place_choice", "guard", "witches", "evening", "discussion"} <= set(measured), measured
+    assert {phase: problems for phase, problems in measured.items() if problems} == {}
