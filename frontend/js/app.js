@@ -31,7 +31,7 @@ const app = {
   error: null,     // {text, control, step}: shown under `control` (a description, see describe)
   draft: {},       // choices being made on this screen (not sent yet); a new step empties it
   lastPhaseKey: null,
-  wasMyTurn: false,
+  previousView: null, // the view drawn last (the game compares it with the new one to buzz)
   tapped: null,    // the control of the tap or change being handled (its move remembers it)
   lastMove: null,  // {action, control}: the newest move sent; a refusal is shown under its control
   result: null,    // the lobby's last_result shown as the result screen, until "To the lobby"
@@ -273,9 +273,12 @@ function render() {
     const heading = screen.querySelector("h1, h2");
     if (heading) announce(heading.textContent);
   }
-  const myTurn = Boolean(v && v.your_turn);
-  if (myTurn && !app.wasMyTurn && navigator.vibrate) navigator.vibrate(120);
-  app.wasMyTurn = myTurn;
+  // The game says when to buzz: the same on every phone at a step change, never "your turn"
+  // alone (a witch's phone buzzing in her secret step would give her away).
+  const game = v && v.phase !== "lobby" ? gameOf(v) : null;
+  const buzz = game && game.vibration ? game.vibration(app.previousView, v) : 0;
+  if (buzz && navigator.vibrate) navigator.vibrate(buzz);
+  app.previousView = v;
 }
 
 // One key per step a player acts in: the game says which (a retried move must not land
@@ -310,18 +313,12 @@ function renderStatus() {
   const state = connection ? connection.state : "connecting";
   const game = v && v.phase !== "lobby" && !app.result ? gameOf(v) : null;
   const own = game && game.strip ? game.strip(v, ctx) : null;
-  const facts = own ? own.facts : game ? strip.genericFacts(v) : [];
+  const facts = own ? own.facts : [];
   const cats = own ? own.cats : game ? strip.genericCats(v) : [];
-  const end = own ? own.end || [] : game && game.statusBar ? legacyControls(game.statusBar(v, ctx)) : [];
+  const end = own ? own.end || [] : [];
   const rows = [h("div", { class: "facts" }, strip.connectionItem(state), ...facts.filter(Boolean), game ? strip.countdownItem(v) : null)];
   if (cats.length || end.length) rows.push(h("div", { class: "cats-row" }, h("ul", { class: "cats", "aria-label": t("strip_cats") }, ...cats), ...end.filter(Boolean)));
   replaceIfChanged(statusBar, rows);
-}
-
-// A game module from before `strip`: its strip's controls (the role button) stay, at the end
-// of the cats' row; its facts are drawn by the shell.
-function legacyControls(items) {
-  return items.filter((item) => item && item.tagName === "BUTTON");
 }
 
 function renderFooter() {

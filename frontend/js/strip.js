@@ -56,21 +56,11 @@ export function catChips(cats) {
   });
 }
 
-// What the shell draws for a game that does not choose its own strip: the view's common
-// fields (day, days_total or knights_day, seals, curse, players, chief, connected).
-export function genericFacts(v) {
-  const of = v.days_total ?? v.knights_day;
-  const items = [];
-  if (v.day) items.push(dayItem(v.day, of, { warn: Boolean(v.knights_day) && v.day === v.knights_day, warnLabel: t("knights_day") }));
-  if (v.seals_to_win) items.push(counterItem("🔏", t("strip_seals"), v.seals ?? 0, v.seals_to_win));
-  if (v.curse_capacity) items.push(gaugeItem(t("strip_curse"), v.curse ?? 0, v.curse_capacity));
-  return items;
-}
-
+// What the shell draws for a game that does not choose its own strip: a chip per seat with
+// its offline mark (the shell knows connections, not a game's forms or leaders).
 export function genericCats(v) {
   const connected = v.connected || {};
   return catChips((v.players || []).map((p) => ({
-    name: p.name, state: p.form || "human", away: Boolean(p.away), offline: connected[p.name] === false,
-    lead: p.name === v.chief, you: p.name === v.you,
+    name: p.name, state: "human", away: Boolean(p.away), offline: connected[p.name] === false, you: p.name === v.you,
   })));
 }

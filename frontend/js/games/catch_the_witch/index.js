@@ -25,20 +25,23 @@ export function isOver(v) {
   return v.phase === "game_over";
 }
 
-// The table strip's game part: day, seals, curse gauge, Chief, countdown, the role button.
-export function statusBar(v, ctx) {
-  const items = [
-    h("span", { class: "pill" }, t("day", { n: v.day })),
-    h("span", { class: "pill" }, `🔏 ${t("seals", { n: v.seals, of: v.seals_to_win })}`),
-    h("span", { class: "pill", title: t("curse") }, `☠ ${v.curse}/${v.curse_capacity}`,
-      h("span", { class: "gauge", role: "img", "aria-label": `${t("curse")} ${v.curse}/${v.curse_capacity}` },
-        h("span", { style: `width:${(100 * v.curse) / v.curse_capacity}%` }))),
+// The table strip's game part (js/strip.js builders): day "of N" with a mark on the Knights'
+// day, seals, the labelled curse gauge, and a chip per cat (form, Away, offline, the Chief).
+// The role and all this cat knows: the hold bar at the bottom (secrets.js).
+export function strip(v, ctx) {
+  const b = ctx.strip;
+  const knightsDay = Boolean(v.knights_day) && v.day === v.knights_day;
+  const facts = [
+    v.day ? b.dayItem(v.day, v.days_total ?? v.knights_day, { warn: knightsDay, warnLabel: t("knights_day") }) : null,
+    b.counterItem("🔏", t("strip_seals"), v.seals ?? 0, v.seals_to_win),
+    b.gaugeItem(t("strip_curse"), v.curse ?? 0, v.curse_capacity),
   ];
-  // An exiled cat is no one's Chief (the pill goes with the cat).
-  const chiefGone = v.players.some((p) => p.name === v.chief && p.form === "exiled");
-  if (v.chief && !chiefGone) items.push(h("span", { class: "pill" }, `👑 ${t("chief", { name: v.chief })}`));
-  items.push(ctx.countdown(v));
-  return items; // the role and all this cat knows: the hold bar at the bottom (secrets.js)
+  const connected = v.connected || {};
+  const cats = b.catChips((v.players || []).map((p) => ({
+    name: p.name, state: p.form || "human", away: Boolean(p.away), offline: connected[p.name] === false,
+    lead: p.name === v.chief, you: p.name === v.you,
+  })));
+  return { facts, cats };
 }
 
 // Hook for the shell (js/app.js): how long this phone vibrates for the new view `v` after
