@@ -47,6 +47,7 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
     game = room.rules
     if room.state is None:
         count = len(room.seats)
+        seat = room.seat(name)
         return {
             "phase": "lobby",
             "game": room.game,
@@ -60,8 +61,12 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
             "settings": room.settings.model_dump(mode="json"),
             **game.lobby_facts(room.settings, count),
             "start_problem": game.start_problem(room.settings, count),
+            "auto_away": room.auto_away,
+            # Issue 13: the phone keeps the result up until its player taps "To the lobby".
+            "last_result": room.last_result if seat and seat.played_last_game else None,
         }
     view = dict(game_views[name]) if game_views else game.views(room.state)[name]
     view["room"] = room.code
+    view["step"] = room.steps_before + view["step"]  # see Room.steps_before
     view["connected"] = connected
     return view

@@ -16,9 +16,10 @@ from engine.effects import Effect
 from engine.errors import GameError, IllegalAction
 
 from ..adapters.ports import RoomStore
+from ..domain import lobby
 from ..domain.room import ROOM_TTL_SECONDS, Room, Submission
 from .change import Change, Commit, PendingMove, Seen
-from .deadlines import deadline_timers
+from .deadlines import deadline_timers, seat_check
 
 MAX_WRITE_ATTEMPTS = 8
 BACKOFF_SECONDS = 0.02
@@ -129,6 +130,12 @@ class UnitOfWork:
                 if not change.write and not loaded.advanced:
                     return Commit(room, change, loaded.stamp, settling.seen if settling else before)
                 change.timers.extend(deadline_timers(room, loaded.effects, self.clock()))
+                if room.state is not None and room.rules.is_over(room.state):
+                    # However the game ended (a move, moves merged in, a timer, a departure),
+                    # the room is written back in the lobby (issue 13).
+                    offline = lobby.back_to_lobby(room, self.clock())
+                    change.timers.extend(seat_check(room, seat) for seat in offline)
+                    change.push_views = True
                 room.version = expected + 1
                 if room.seats:  # an empty room keeps its expiry: TTL removes it
                     room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
@@ -175,7 +182,7 @@ class UnitOfWork:
         never be merged (loads read the current step's submissions only). Then take it
         back, and the caller plays the move again on the new step (or refuses it).
         ``loaded`` is the load that follows the write (no extra read)."""
-        if loaded.stored_step is None or loaded.stored_step == step:
+        if loaded.stored_step == step:  # None: the game ended meanwhile (issue 13)
             return False
         mine = [sub for sub in self.store.submissions(code, step) if sub.player == seat]
         return bool(mine) and self.store.delete_submission(code, mine[0])
