@@ -12,7 +12,7 @@ from functions.room_service.domain.room import (
     stored_room,
 )
 from functions.room_service.service.room_service import Refused
-from tests.support.service_harness import Harness, result_of
+from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
@@ -88,7 +88,7 @@ def test_a_latecomer_joins_after_the_end_and_sees_no_old_result():
 
 
 def test_the_host_changes_settings_reorders_kicks_then_plays_again():
-    h, result = _finished()
+    h, _ = _finished()
     assert _joined(h, "Eve", "Eve")
     h.send("Ann", action="settings", settings={"discussion_limit": 90})
     h.send("Ann", action="reorder", order=["Eve", "Di", "Cy", "Bo", "Ann"])
@@ -309,3 +309,15 @@ def test_every_phone_is_told_when_a_phone_goes_offline_or_comes_back_in_a_game()
     h.send("bo-2", action="ping")
     for name in ["Ann", "Cy", "Di", "bo-2"]:
         assert h.view(name)["connected"]["Bo"] is True, name
+
+
+def test_a_phone_found_gone_by_a_push_is_shown_offline_and_checked_for_away():
+    """``$disconnect`` is best effort: a 410 on a push tells the same to everyone."""
+    h = _started()
+    h.send("Bo", action="ready")  # Bo is done: Ann's Ready changes Bo's "waiting for" list
+    h.pusher.gone.add("Bo")
+    h.send("Ann", action="ready")
+    assert h.room().seat("Bo").connection is None
+    for name in ["Ann", "Cy", "Di"]:
+        assert h.view(name)["connected"]["Bo"] is False, name
+    assert _timers(h, "away_check") == [{"kind": "away_check", "room": h.code, "seat": "Bo"}]

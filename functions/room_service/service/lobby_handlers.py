@@ -98,13 +98,16 @@ class LobbyHandlers:
         return change
 
     def connections_gone(self, room: Room, gone: list[str]) -> Change:
-        """Pushes found these connections gone (410): their seats are disconnected."""
+        """Pushes found these connections gone (410): their seats are disconnected, as by
+        ``$disconnect`` (which may never come)."""
         touched = [seat for seat in room.seats if seat.connection in gone]
         for seat in touched:
             seat.connection, seat.disconnected_at = None, self.clock()
         if not touched:
             return no_change()
-        return Change(push_views=False, timers=away_checks(room, touched, self.clock()))
+        # In a game every phone is told (the host marks Away by who is offline); the
+        # pushes may find more phones gone, each found once, so this ends.
+        return Change(push_views=room.started, timers=away_checks(room, touched, self.clock()))
 
     def check_host(self, room: Room, timer: HostCheckTimer) -> Change:
         seat = room.seat(room.host)

@@ -301,7 +301,8 @@ class RoomService(LobbyHandlers, GameHandlers):
 
     def _forget(self, code: str, gone: list[str]) -> None:
         """410 on a push: those connections are gone; their seats are freed (a unit of work
-        of its own, which pushes nothing) and the request that found them never fails."""
+        of its own, which in a game tells the other phones) and the request that found them
+        never fails."""
         self.metrics.count("PushesFailed", len(gone))
         for connection_id in gone:
             self.ports.connections.unbind(connection_id)
