@@ -327,7 +327,7 @@ def test_duplicate_early_late_and_lost_timers_through_sqs(cloud):
 def test_an_offline_phone_is_marked_away_by_its_timer_through_sqs(cloud):
     """Issue 13: ``$disconnect`` in a game queues an ``away_check`` delayed 61 s (SQS allows
     900); delivered through the timer handler it marks the seat Away once, for everyone."""
-    names, _, code = cloud.table(4, {"discussion_limit": 30})
+    _, _, code = cloud.table(4, {"discussion_limit": 30})
     service = lambda_app.timer_service()
     cloud.disconnect("Cat3")
     (queued,) = [m for m in cloud.queued_timers() if json.loads(m.body)["kind"] == "away_check"]
