@@ -87,9 +87,9 @@ class Room(BaseModel):
     #: The last finished game's public table view (``Game.table_view`` of its final
     #: state; ~1.3 KB compressed for 12 cats), kept in the lobby until the next start.
     last_result: dict[str, Any] | None = None
-    #: The steps of the games played before in this room: a game's step k is shown (and
-    #: taken in moves) as ``steps_before + k``, so no move of one game names a step of the
-    #: next, whoever is seated in it.
+    #: The steps of the games played before in this room: a game's step k is shown, taken
+    #: in moves and timed as ``steps_before + k`` (``room_step``), so no move or timer of
+    #: one game names a step of the next, whoever is seated in it.
     steps_before: int = 0
     #: Not stored: the current step's pending moves by seat, as merged in at load
     #: (``UnitOfWork.load``), so a repeat of a move already made is taken once.
@@ -131,6 +131,11 @@ class Room(BaseModel):
         """A seat that stays (a cat who left mid-game plays on as Away, §9) but that no
         token opens any more: every connection bound to it, spare sockets too, is let go."""
         seat.token_hash = REVOKED_TOKEN_HASH
+
+    def room_step(self, step: int) -> int:
+        """The current game's step ``step`` as the room numbers it: after the steps of the
+        games before (views, moves and deadline timers all use this number)."""
+        return self.steps_before + step
 
     @property
     def started(self) -> bool:

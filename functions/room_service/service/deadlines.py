@@ -29,7 +29,7 @@ def deadline_timers(
 ) -> list[tuple[DeadlineTimer, float]]:
     """A timer message, and its delay, for each step the effects start a clock on."""
     return [
-        (DeadlineTimer(room=room.code, step=e.step, deadline=e.deadline),
+        (DeadlineTimer(room=room.code, step=room.room_step(e.step), deadline=e.deadline),
          max(0.0, e.deadline - now) + TIMER_MARGIN_SECONDS)
         for e in effects if isinstance(e, StartTimer)
     ]  # fmt: skip

@@ -76,7 +76,7 @@ class GameHandlers:
         action = move.model_copy(update={"player": name})
         change = self._backstop(room)
         self.metrics.count("Actions")
-        if msg.step != room.steps_before + game.seat_step(room.state, name):
+        if msg.step != room.room_step(game.seat_step(room.state, name)):
             # Late, replayed, or made on a view the phone had not caught up from: never
             # taken on another step than its own (the phone's view shows the step now).
             stale = StaleMove("That step is over: your move was not used.")
@@ -118,7 +118,7 @@ class GameHandlers:
 
     def fire_deadline(self, room: Room, timer: DeadlineTimer) -> Change:
         left = time_left(room, self.clock())
-        if left is None or timer.step != room.rules.step(room.state):
+        if left is None or timer.step != room.room_step(room.rules.step(room.state)):
             return no_change()  # stale or duplicate: that step is over
         if left > 0:  # early: wait for the rest
             return Change(write=False, push_views=False,

@@ -67,6 +67,6 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
         }
     view = dict(game_views[name]) if game_views else game.views(room.state)[name]
     view["room"] = room.code
-    view["step"] = room.steps_before + view["step"]  # see Room.steps_before
+    view["step"] = room.room_step(view["step"])
     view["connected"] = connected
     return view

@@ -157,7 +157,9 @@ class UnitOfWork:
         game, state = room.rules, room.state
         if state is None:
             return Loaded(room=room, stored_step=None, stamp=stamp)
-        loaded = Loaded(room=room, stored_step=game.step(state), stamp=stamp)
+        # Submissions are keyed by the room's numbering, so none of one game is ever
+        # merged into the next (Room.steps_before).
+        loaded = Loaded(room=room, stored_step=room.room_step(game.step(state)), stamp=stamp)
         loaded.consumed = self.store.submissions(code, loaded.stored_step)
         room.pending_moves = {
             sub.player: [e["action"] for e in sub.actions] for sub in loaded.consumed
@@ -174,7 +176,7 @@ class UnitOfWork:
             loaded.effects.extend(effects)
         room.state = state
         loaded.last_move = (moves[-1][0], moves[-1][1]) if moves else None
-        loaded.advanced = game.step(state) != loaded.stored_step
+        loaded.advanced = room.room_step(game.step(state)) != loaded.stored_step
         return loaded
 
     def _orphaned(self, code: str, loaded: Loaded, step: int, seat: str) -> bool:
@@ -210,7 +212,9 @@ def _unmerged(room: Room, loaded: Loaded) -> list[tuple[int, str]]:
     never be merged (loads read only the current step's submissions): the write must fail
     if any such submission exists, and is retried with it merged."""
     step = loaded.stored_step
-    if step is None or (room.state is not None and room.rules.step(room.state) == step):
+    if step is None or (
+        room.state is not None and room.room_step(room.rules.step(room.state)) == step
+    ):
         return []
     merged = {sub.player for sub in loaded.consumed}
     return [(step, seat.name) for seat in room.seats if seat.name not in merged]
