@@ -144,6 +144,15 @@ def test_a_stale_deadline_of_the_finished_game_changes_nothing():
             h.service.timer(timer)
     assert _snapshot(h) == before
     assert {n: len(h.messages(n)) for n in NAMES} == sent
+    # Nor in the next game, whose steps come after the finished game's.
+    h.send("Ann", action="start")
+    for name in NAMES:
+        h.send(name, action="ready")
+    before = _snapshot(h)
+    h.clock.now += 3600  # every old deadline long passed, and the new step's too
+    for timer in deadlines:
+        h.service.timer(timer)
+    assert _snapshot(h) == before
 
 
 def test_a_move_of_the_finished_game_is_stale_in_the_lobby():
