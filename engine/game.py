@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from .effects import Effect
+from .errors import GameError
 from .rng import Rng
 
 #: Longest player name in every game (a room seat's name is a player's name).
@@ -61,9 +62,9 @@ class Game(ABC):
         return self.settings_model.model_validate(data)
 
     @abstractmethod
-    def start_problem(self, settings: BaseModel, player_count: int) -> str | None:
-        """Why a game with these settings and this many seated players cannot start yet,
-        in words for the lobby (None: it can)."""
+    def start_problem(self, settings: BaseModel, player_count: int) -> GameError | None:
+        """Why a game with these settings and this many seated players cannot start yet: the
+        refusal a start would get, whose code and params the phones word (None: it can)."""
 
     def lobby_facts(self, settings: BaseModel, player_count: int) -> dict[str, Any]:
         """What the lobby shows besides the seats and settings (e.g. the role set the table

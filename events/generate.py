@@ -55,6 +55,7 @@ MESSAGES = {
     "hand_over": {"action": "hand_over", "target": "Bo"},
     "start": {"action": "start"},
     "rematch": {"action": "rematch"},
+    "room_options": {"action": "room_options", "auto_away": False},
     "ping": {"action": "ping", "rev": "5e2c8f0a41d9b3c7"},
     "ready": {"action": "ready"},
     "choose_place": {"action": "choose_place", "place": "river", "restore": "Cy"},

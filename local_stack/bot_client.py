@@ -165,8 +165,12 @@ class BotClient:
 
     # -- playing ---------------------------------------------------------------------------
     def game(self) -> dict[str, Any] | None:
-        """The engine view inside the newest view (None in the lobby)."""
-        return self.view if self.view and self.view.get("phase") != "lobby" else None
+        """The engine view inside the newest view; in the lobby, the result of the game this
+        seat played there last (a finished game returns its room to the lobby, which keeps
+        the result: ``last_result``), or None."""
+        if self.view and self.view.get("phase") == "lobby":
+            return self.view.get("last_result")
+        return self.view
 
     async def play(self) -> None:
         """Make this cat's moves until the game ends (or the task is cancelled)."""

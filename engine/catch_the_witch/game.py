@@ -26,17 +26,20 @@ class CatchTheWitch(Game):
     command_line = "engine.catch_the_witch.command_line"
 
     # -- the lobby --------------------------------------------------------------------------
-    def start_problem(self, settings: Settings, player_count: int) -> str | None:
+    def start_problem(self, settings: Settings, player_count: int) -> IllegalAction | None:
         if not self.min_players <= player_count <= self.max_players:
-            return (
+            return IllegalAction(
                 f"A game needs {self.min_players} to {self.max_players} cats; "
-                f"{player_count} seated."
+                f"{player_count} seated.",
+                "§10",
+                code="player_count",
+                params={"min": self.min_players, "max": self.max_players, "n": player_count},
             )
         if settings.roles is not None:
             try:
                 rules.validate_role_set(settings.roles, player_count)
             except IllegalAction as exc:
-                return exc.message
+                return exc
         return None
 
     def lobby_facts(self, settings: Settings, player_count: int) -> dict[str, Any]:

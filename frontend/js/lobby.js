@@ -47,7 +47,9 @@ export function lobbyScreen(v, game, ctx) {
     host ? handOver(v, ctx) : null,
     h("div", { class: "row" }, h("button", { class: "secondary", onclick: () => ctx.leave() }, t("leave"))),
     h("div", { class: "start-bar" },
-      h("p", { class: v.start_problem ? "problem" : "muted", role: "status" }, v.start_problem || t("ready_to_start")),
+      // Why the game cannot start yet: a refusal's code, worded by the phone (never English).
+      h("p", { class: v.start_problem ? "problem" : "muted", role: "status" },
+        v.start_problem ? t("error_" + v.start_problem.code, v.start_problem.params) : t("ready_to_start")),
       host ? h("button", { class: "big", id: "start", disabled: Boolean(v.start_problem), onclick: () => ctx.send("start") },
         t(v.last_result ? "rematch" : "start"))
         : h("p", { class: "muted" }, t("waiting_for_host"))),

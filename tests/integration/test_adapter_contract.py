@@ -20,6 +20,7 @@ from functions.room_service.adapters.ratelimit import CONNECTION_WINDOWS
 from functions.room_service.adapters.sqs import SqsTimers
 from functions.room_service.domain.room import Binding, Room, Seat, Submission, hash_token
 from functions.room_service.service.commands import (
+    AwayCheckTimer,
     DeadlineTimer,
     HostCheckTimer,
     SeatCheckTimer,
@@ -198,6 +199,7 @@ def test_a_scheduled_timer_reaches_the_handler_as_the_same_typed_message(adapter
         DeadlineTimer(room=CODE, step=STEP, deadline=1_800_000_060.5),
         HostCheckTimer(room=CODE),
         SeatCheckTimer(room=CODE, seat="Bo"),
+        AwayCheckTimer(room=CODE, seat="Bo"),
     ]
     for timer in sent:
         adapters.timers.schedule(timer, 30.5)

@@ -11,7 +11,7 @@ import pytest
 from engine.catch_the_witch import bots
 from engine.rng import Rng
 from functions.room_service.service import game_handlers
-from tests.support.service_harness import Harness
+from tests.support.service_harness import Harness, result_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
 
@@ -24,7 +24,7 @@ def _play(seed: int, faulty: bool) -> dict:
     queue: list[tuple[float, int, dict]] = []  # (due, order, message)
     delivered = 0
     for order in range(20_000):
-        if h.view("Ann").get("outcome"):
+        if result_of(h.view("Ann")):
             break
         acted = False
         for name in NAMES:
@@ -54,7 +54,7 @@ def _play(seed: int, faulty: bool) -> dict:
             h.clock.now = max(h.clock.now, due)
             h.service.timer(message)
             delivered += 1
-    final = h.view("Ann")
+    final = result_of(h.view("Ann"))
     assert final["phase"] == "game_over"
     assert not any(m["type"] == "error" for n in NAMES for m in h.messages(n))
     return {"outcome": final["outcome"], "reveal": final["reveal"]}, delivered

@@ -21,6 +21,7 @@ from functions.room_service.adapters import aws_client
 from functions.room_service.domain import room as model
 from functions.room_service.entrypoints import lambda_app
 from tests.support.moto_cloud import CONTEXT, REGION, TABLE, moto_cloud
+from tests.support.service_harness import result_of
 
 
 @pytest.fixture
@@ -89,10 +90,13 @@ def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
                                       http_status_code=410)  # fmt: skip
             else:
                 stub.add_response("post_to_connection", {})
+        for _ in names[1:]:  # then the other three are told Cat3 is offline (issue 13)
+            stub.add_response("post_to_connection", {})
         # The last Ready ends the role check: every view changes, and is pushed to all
         # four; the third answers 410.
         service.ports.pusher.push = _sequential(service.ports.pusher.push)
         cloud.send("Cat1", action="ready")
+        stub.assert_no_pending_responses()
     assert service.ports.connections.lookup("Cat3") is None
     room = service.current_room(code)
     assert room.seat("Cat3").connection is None and room.state.phase.value == "place_choice"
@@ -267,7 +271,7 @@ def test_every_message_of_a_whole_game_shows_only_roles_the_seat_may_know(cloud)
 def test_reconnecting_in_every_step_gives_the_same_seat_and_current_view(cloud):
     names, tokens, code = cloud.table(4, {"discussion_limit": 30})
     rng, phases, phone = Rng(5), set(), 0
-    while not cloud.last(names[0])["view"].get("outcome"):
+    while not result_of(cloud.last(names[0])["view"]):
         phase = cloud.last(names[1])["view"]["phase"]
         if phase not in phases:  # first time in this step: Cat2's phone reconnects
             phases.add(phase)
@@ -318,6 +322,25 @@ def test_duplicate_early_late_and_lost_timers_through_sqs(cloud):
     cloud.clock.now = after.state.deadline + 1  # the witches' timer is lost ...
     cloud.send("Cat2", action="ping")  # ... and any message resolves it
     assert service.current_room(code).state.phase.value == "evening"
+
+
+def test_an_offline_phone_is_marked_away_by_its_timer_through_sqs(cloud):
+    """Issue 13: ``$disconnect`` in a game queues an ``away_check`` delayed 61 s (SQS allows
+    900); delivered through the timer handler it marks the seat Away once, for everyone."""
+    _, _, code = cloud.table(4, {"discussion_limit": 30})
+    service = lambda_app.timer_service()
+    cloud.disconnect("Cat3")
+    (queued,) = [m for m in cloud.queued_timers() if json.loads(m.body)["kind"] == "away_check"]
+    assert json.loads(queued.body) == {"kind": "away_check", "room": code, "seat": "Cat3"}
+    assert round((queued.delayed_until - queued.sent_timestamp) / 1000) == 61  # DelaySeconds
+    cloud.clock.now += 61
+    cloud.deliver_timer(queued)
+    marked = service.current_room(code)
+    assert marked.state.cat("Cat3").away
+    players = {p["name"]: p["away"] for p in cloud.last("Cat1")["view"]["players"]}
+    assert players["Cat3"] is True and cloud.last("Cat1")["view"]["connected"]["Cat3"] is False
+    cloud.deliver_timer(queued)  # a duplicate: Away already, nothing written
+    assert service.current_room(code).version == marked.version
 
 
 def test_bad_messages_get_an_error_and_change_nothing_under_moto(cloud):

@@ -14,6 +14,7 @@ import pytest
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.sqs.models import sqs_backends
 
+from functions.room_service.entrypoints import lambda_app
 from local_stack.template import Stack, Template
 from tests.support import iam
 from tests.support.moto_cloud import REGION, TABLE, moto_cloud
@@ -57,7 +58,8 @@ def _play_every_path(cloud) -> None:
     assert cloud.connect("Bo-again", {"room": code, "token": tokens["Bo"]}) == {"statusCode": 200}
     cloud.send("Bo-again", action="ping")
     cloud.disconnect("Ann")
-    _fire_every_due_timer(cloud)
+    _fire_every_due_timer(cloud)  # Ann's host check, and her away check (issue 13)
+    assert lambda_app.timer_service().current_room(code).state.cat("Ann").away
     # whole games, then a rematch
     names, _, _ = cloud.table(12, {"discussion_limit": 30})
     cloud.play(names, seed=11)

@@ -60,7 +60,10 @@ def test_the_lobby_shows_the_coin_games_settings_and_start_problem(coin):
     assert lobby["phase"] == "lobby" and lobby["room"] == h.code and lobby["you"] == "Ann"
     assert lobby["settings"] == DEFAULTS
     assert lobby["game"] == "coin"
-    assert lobby["start_problem"] == "Coin needs 2 to 4 players; 1 seated."
+    assert lobby["start_problem"] == {
+        "code": "player_count",
+        "params": {"min": 2, "max": 4, "n": 1},
+    }, "a code and params the phone words, never English"
     send_ok(h, "Bo", "join", room=h.code, name="Bo")
     assert h.view("Ann")["start_problem"] is None
     send_ok(h, "Ann", "settings", settings={"rounds": 3, "call_seconds": 10})
@@ -118,10 +121,15 @@ def test_a_coin_game_from_the_lobby_to_the_result_and_a_rematch(coin):
     send_ok(h, "Ann", "ok")
     send_ok(h, "Bo", "ok")
 
-    over = h.view("Ann")
+    # The game is over: the room is back in the lobby (issue 13), keeping the result for
+    # the seats that played it; Cy, who left, has no seat any more.
+    lobby = h.view("Ann")
+    assert lobby["phase"] == "lobby" and [s["name"] for s in lobby["seats"]] == ["Ann", "Bo"]
+    over = lobby["last_result"]
     assert over["phase"] == "game_over" and over["outcome"]["winners"]
     best = max(p["score"] for p in over["players"])
     assert over["outcome"]["winners"] == [p["name"] for p in over["players"] if p["score"] == best]
+    assert h.view("Bo")["last_result"] == over
     assert h.metrics.counts["GamesFinished"] == 1
     for name in names:  # every view a phone got was its own
         assert all(v["you"] == name for v in views_since(h, name, 0)), name
@@ -129,7 +137,7 @@ def test_a_coin_game_from_the_lobby_to_the_result_and_a_rematch(coin):
     send_ok(h, "Ann", "rematch")
     again = h.view("Bo")
     assert again["phase"] == "call" and again["step"] > over["step"] and again["round"] == 1
-    assert [p["score"] for p in again["players"]] == [0, 0, 0]
+    assert [p["score"] for p in again["players"]] == [0, 0]
 
 
 def test_coin_moves_the_rules_forbid_or_cannot_read_are_refused_and_change_nothing(coin):

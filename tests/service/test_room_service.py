@@ -5,14 +5,13 @@ import threading
 
 import pytest
 
-from engine.catch_the_witch import view as engine_view
 from engine.catch_the_witch.rules import waiting_for
 from functions.room_service.adapters.memory import MemoryRoomStore
 from functions.room_service.domain.lobby import CannotJoin
 from functions.room_service.domain.room import CODE_ALPHABET, CODE_LENGTH
 from functions.room_service.service.replies import view_for
 from functions.room_service.service.room_service import Refused
-from tests.support.service_harness import Harness
+from tests.support.service_harness import Harness, result_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
 
@@ -31,7 +30,10 @@ def test_create_join_and_the_lobby_view():
     lobby = h.view("Bo")
     assert lobby["phase"] == "lobby" and lobby["room"] == h.code and lobby["you"] == "Bo"
     assert [s["name"] for s in lobby["seats"]] == ["Ann", "Bo", "Cy"]
-    assert lobby["start_problem"] == "A game needs 4 to 12 cats; 3 seated."
+    assert lobby["start_problem"] == {
+        "code": "player_count",
+        "params": {"min": 4, "max": 12, "n": 3},
+    }, "a code and params the phone words, never English"
     assert lobby["default_roles"] is None
     h.send("Di", action="join", room=h.code, name="Di")
     assert h.view("Ann")["default_roles"] == ["witch", "herbalist", "pickpocket", "villager"]
@@ -47,10 +49,10 @@ def test_a_whole_game_through_the_service_with_bots(count):
     assert final["phase"] == "game_over" and final["outcome"]["reason"]
     assert h.metrics.counts["GamesFinished"] == 1
     room = h.room()
-    for name in names:  # each phone's last view is exactly its own engine view
+    assert room.state is None and room.last_result == final  # back in the lobby (issue 13)
+    for name in names:  # each phone's last view is its lobby view, with the game's result
         sent = h.view(name)
-        expected = engine_view(room.state, name)
-        assert {k: v for k, v in sent.items() if k not in ("room", "connected")} == expected
+        assert sent["phase"] == "lobby" and sent["you"] == name and sent["last_result"] == final
     for name in names:  # nobody ever received another seat's token
         text = json.dumps(h.messages(name))
         assert all(h.tokens[other] not in text for other in names if other != name)
@@ -118,7 +120,7 @@ def test_lobby_host_powers_reorder_kick_settings():
     assert h.error("Eve")["code"] == "kicked"
     assert h.connections.lookup("Eve") is None
     h.send("Ann", action="settings", settings={"discussion_limit": None, "roles": ["witch"] * 4})
-    assert h.view("Bo")["start_problem"] == "There must be fewer witches than other cats."
+    assert h.view("Bo")["start_problem"] == {"code": "roles_too_many_witches", "params": {}}
     h.send("Ann", action="start")
     assert "fewer witches" in h.error("Ann")["message"]
 
@@ -129,7 +131,7 @@ def test_reconnect_with_the_token_returns_the_same_seat_and_view_in_every_step()
     seen_phases = set()
     for step in range(400):
         view = h.view("Bo")
-        if view.get("outcome"):
+        if result_of(view):
             break
         seen_phases.add(view["phase"])
         h.service.connect(f"bo-{step}", h.code.lower(), h.tokens["Bo"])
@@ -323,7 +325,7 @@ def _at_a_proposal_by_someone_else(names: list[str]) -> Harness:
         h = started(names)
         for _ in range(400):
             view = h.view("Ann")
-            if view["outcome"]:
+            if result_of(view):
                 break
             if view["phase"] == "proposal" and view["chief"] != "Ann":
                 return h

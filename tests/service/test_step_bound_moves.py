@@ -15,7 +15,7 @@ from unittest import mock
 from engine.catch_the_witch import Role, bots, seat_step
 from engine.rng import Rng
 from functions.room_service.service import game_handlers
-from tests.support.service_harness import Harness
+from tests.support.service_harness import Harness, result_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]
 
@@ -43,11 +43,12 @@ def _replay(h: Harness, name: str, frame: dict) -> None:
 
 def _move(h: Harness, rng: random.Random, guard: bool, sent: list) -> bool:
     """One bot move by some seat (the Knight guards whenever he may, if ``guard``), sent
-    with the step of the seat's view; False if nobody could act."""
+    with the step of the seat's view; False if nobody could act, or the game is over (its
+    room back in the lobby)."""
+    if h.room().state is None:
+        return False
     for name in rng.sample(NAMES, len(NAMES)):
         view = h.view(name)
-        if view.get("outcome"):
-            return False
         action = bots.decide(view, Rng(rng.getrandbits(32)))
         me = view.get("me") or {}
         knight_to_choose = me.get("role") == "knight" and not me.get("guarding")
@@ -59,8 +60,8 @@ def _move(h: Harness, rng: random.Random, guard: bool, sent: list) -> bool:
         h.send(name, **frame)
         sent.append((name, frame, view["phase"], view["day"]))
         h.clock.now += 0.3
-        return True
-    return h.advance_to_next_timer()
+        return h.room().state is not None
+    return h.advance_to_next_timer() and h.room().state is not None
 
 
 def _past_deadline(h: Harness) -> bool:
@@ -93,7 +94,7 @@ def test_every_move_replayed_on_a_later_step_is_refused_and_changes_nothing():
                 assert replies[0]["message"] == "That step is over: your move was not used."
                 assert _snapshot(h) == before, frame
                 replays, refused = replays + 1, refused + 1
-        assert h.view("Ann")["outcome"], "the game reached its result"
+        assert result_of(h.view("Ann")), "the game reached its result"
     assert replays == refused and replays > 100
 
 

@@ -85,10 +85,14 @@ class CoinGame(Game):
     move_types = frozenset(MOVES)
     replacing_moves = frozenset({"call"})  # a changed call replaces the earlier one
 
-    def start_problem(self, settings: CoinSettings, player_count: int) -> str | None:
+    def start_problem(self, settings: CoinSettings, player_count: int) -> IllegalAction | None:
         if not self.min_players <= player_count <= self.max_players:
             low, high = self.min_players, self.max_players
-            return f"Coin needs {low} to {high} players; {player_count} seated."
+            return IllegalAction(
+                f"Coin needs {low} to {high} players; {player_count} seated.",
+                code="player_count",
+                params={"min": low, "max": high, "n": player_count},
+            )
         return None
 
     # -- a game -------------------------------------------------------------------------------

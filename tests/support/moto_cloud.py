@@ -21,7 +21,7 @@ from events.generate import websocket_event
 from functions import connect, disconnect, message, timer
 from functions.room_service.adapters import aws_client
 from functions.room_service.entrypoints import lambda_app
-from tests.support.service_harness import on_step
+from tests.support.service_harness import on_step, result_of
 
 REGION = "eu-west-1"
 TABLE = "catch-the-witch-test"
@@ -134,8 +134,8 @@ class Cloud:
     def play(self, names: list[str], seed: int) -> dict:
         rng = Rng(seed)
         for _ in range(6000):
-            if self.last(names[0])["view"].get("outcome"):
-                return self.last(names[0])["view"]
+            if result_of(self.last(names[0])["view"]):
+                return result_of(self.last(names[0])["view"])
             for name in names:
                 action = bots.decide(self.last(name)["view"], rng)
                 if action is not None:

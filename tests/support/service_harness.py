@@ -25,6 +25,14 @@ def on_step(message: dict[str, Any], view: dict[str, Any] | None) -> dict[str, A
     return message
 
 
+def result_of(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The finished game's result a phone shows: once a game ends its room is back in the
+    lobby, whose view keeps the result (``last_result``) for the seats that played it."""
+    if view.get("phase") == "lobby":
+        return view.get("last_result")
+    return view if view.get("outcome") else None
+
+
 class Clock:
     def __init__(self, now: float = 1_800_000_000.0):
         self.now = now
@@ -109,12 +117,15 @@ class Harness:
     def play_with_bots(self, names: list[str], seed: int = 0, max_moves: int = 5000,
                        until: Callable[[dict], bool] | None = None,
                        moves: list[dict] | None = None) -> dict:  # fmt: skip
-        """Bots play (timers fire when nobody can act) until the game ends, or until
-        ``until(first seat's view)``; each move sent is appended to ``moves``."""
+        """Bots play (timers fire when nobody can act) until the game ends (its result is
+        returned: ``result_of``), or until ``until(first seat's view)`` (that view is);
+        each move sent is appended to ``moves``."""
         rng = Rng(seed)
         for _ in range(max_moves):
             view = self.view(names[0])
-            if view.get("outcome") or (until and until(view)):
+            if result_of(view):
+                return result_of(view)
+            if until and until(view):
                 return view
             acted = False
             for name in names:

@@ -7,7 +7,15 @@ write anything else. The service's handlers call them inside a unit of work.
 from engine.errors import IllegalAction
 
 from .names import NameTaken, names_clash
-from .room import KICK_BAN_SECONDS, LOBBY_SEAT_GRACE_SECONDS, MAX_BANS, Ban, Room, Seat
+from .room import (
+    KICK_BAN_SECONDS,
+    LOBBY_SEAT_GRACE_SECONDS,
+    MAX_BANS,
+    REVOKED_TOKEN_HASH,
+    Ban,
+    Room,
+    Seat,
+)
 
 
 class CannotJoin(IllegalAction):
@@ -181,3 +189,35 @@ def free_gone_seats(room: Room, now: float) -> bool:
     for seat in gone:
         free_seat(room, seat, now)
     return bool(gone)
+
+
+def back_to_lobby(room: Room, now: float) -> list[Seat]:
+    """Issue 13: a game that has ended returns its room to the lobby at once, so latecomers
+    may join and the host may change settings, reorder and kick before playing again. The
+    lobby keeps the game's public result (``last_result``) for the seats that played it.
+
+    A seat left mid-game (no token opens it any more) is freed. A seat whose phone is
+    offline starts its lobby grace now (a phone that reconnects within it lands in the
+    lobby with the result; later it is freed like any lobby seat): those seats are returned
+    so their seat checks can be scheduled."""
+    game, finished = room.rules, room.state
+    room.last_result = game.table_view(finished)
+    room.last_result["step"] = room.room_step(game.step(finished))
+    room.steps_before = room.room_step(game.step(finished))
+    room.state = None
+    for seat in [seat for seat in room.seats if seat.token_hash == REVOKED_TOKEN_HASH]:
+        free_seat(room, seat, now)
+    offline = []
+    for seat in room.seats:
+        seat.played_last_game = True
+        if seat.connection is None:
+            seat.disconnected_at = now
+            offline.append(seat)
+    return offline
+
+
+def forget_last_result(room: Room) -> None:
+    """A new game starts: the last result is no longer the lobby's."""
+    room.last_result = None
+    for seat in room.seats:
+        seat.played_last_game = False

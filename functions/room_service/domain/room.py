@@ -24,6 +24,9 @@ TOKEN_BYTES = 24
 ROOM_TTL_SECONDS = 24 * 3600
 #: §10 host powers pass after this long disconnected.
 HOST_GRACE_SECONDS = 30
+#: With the room option ``auto_away`` (issue 13), a seat whose phone has been offline this
+#: long during a game is marked Away (§9), as the host could do by hand.
+AUTO_AWAY_SECONDS = 60
 #: A lobby seat whose phone has been gone this long is freed (issue 18: lobby squatting).
 #: In a game seats stay: a gone cat is played as Away (§9).
 LOBBY_SEAT_GRACE_SECONDS = 120
@@ -43,6 +46,9 @@ class Seat(BaseModel):
     disconnected_at: float | None = None
     #: ``address_key`` of the address the seat joined from (a kick may ban it).
     address: str | None = None
+    #: The seat played the game whose result the lobby keeps (``Room.last_result``):
+    #: its phone may show that result; a latecomer's goes straight to the lobby.
+    played_last_game: bool = False
 
 
 class Ban(BaseModel):
@@ -75,6 +81,16 @@ class Room(BaseModel):
     expires_at: int = 0
     #: Kicked cats kept out for a while (at most MAX_BANS, see lobby.ban).
     bans: list[Ban] = Field(default_factory=list)
+    #: Room option (issue 13): mark a seat Away once its phone has been offline
+    #: AUTO_AWAY_SECONDS during a game. Set by the host in the lobby.
+    auto_away: bool = True
+    #: The last finished game's public table view (``Game.table_view`` of its final
+    #: state; ~1.3 KB compressed for 12 cats), kept in the lobby until the next start.
+    last_result: dict[str, Any] | None = None
+    #: The steps of the games played before in this room: a game's step k is shown, taken
+    #: in moves and timed as ``steps_before + k`` (``room_step``), so no move or timer of
+    #: one game names a step of the next, whoever is seated in it.
+    steps_before: int = 0
     #: Not stored: the current step's pending moves by seat, as merged in at load
     #: (``UnitOfWork.load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)
@@ -115,6 +131,11 @@ class Room(BaseModel):
         """A seat that stays (a cat who left mid-game plays on as Away, §9) but that no
         token opens any more: every connection bound to it, spare sockets too, is let go."""
         seat.token_hash = REVOKED_TOKEN_HASH
+
+    def room_step(self, step: int) -> int:
+        """The current game's step ``step`` as the room numbers it: after the steps of the
+        games before (views, moves and deadline timers all use this number)."""
+        return self.steps_before + step
 
     @property
     def started(self) -> bool:

@@ -6,7 +6,8 @@ cat is the connection's seat; a ``player`` field naming anyone else is refused. 
 is the only field that names the action: a client ``type`` is refused, never passed on.
 Names a phone asks for are cleaned or refused by names.clean_name (codes ``name_*``).
 
-Timers (SQS, delayed): ``DeadlineTimer``, ``HostCheckTimer``, ``SeatCheckTimer``: the
+Timers (SQS, delayed): ``DeadlineTimer``, ``HostCheckTimer``, ``SeatCheckTimer``,
+``AwayCheckTimer``: the
 service schedules them and the timer handler reads them back with ``parse_timer``.
 Server → client messages are in replies.py.
 """
@@ -19,6 +20,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StringConstraints,
     TypeAdapter,
@@ -98,7 +100,16 @@ class Start(_Message):
 
 
 class Rematch(_Message):
+    """The start of a new game from the lobby with the seats as they are (as ``start``)."""
+
     action: Literal["rematch"]
+
+
+class RoomOptions(_Message):
+    """The room's own options (not the game's settings), set by the host in the lobby."""
+
+    action: Literal["room_options"]
+    auto_away: StrictBool
 
 
 class Ping(_Message):
@@ -109,11 +120,21 @@ class Ping(_Message):
 
 
 RoomAction = Annotated[
-    CreateRoom | Join | Leave | ChangeSettings | Reorder | Kick | HandOver | Start | Rematch | Ping,
+    CreateRoom
+    | Join
+    | Leave
+    | ChangeSettings
+    | Reorder
+    | Kick
+    | HandOver
+    | Start
+    | Rematch
+    | RoomOptions
+    | Ping,
     Field(discriminator="action"),
 ]
 ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "hand_over",
-                "start", "rematch", "ping")  # fmt: skip
+                "start", "rematch", "room_options", "ping")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 
 
@@ -240,7 +261,16 @@ class SeatCheckTimer(BaseModel):
     seat: str
 
 
-TimerMessage = DeadlineTimer | HostCheckTimer | SeatCheckTimer
+class AwayCheckTimer(BaseModel):
+    """A seat's phone went away during a game: with the room's ``auto_away`` on, mark the
+    seat Away (§9) if the phone is still gone (issue 13)."""
+
+    kind: Literal["away_check"] = "away_check"
+    room: str
+    seat: str
+
+
+TimerMessage = DeadlineTimer | HostCheckTimer | SeatCheckTimer | AwayCheckTimer
 _TIMER_ADAPTER: TypeAdapter[TimerMessage] = TypeAdapter(
     Annotated[TimerMessage, Field(discriminator="kind")]
 )

@@ -1,4 +1,4 @@
-"""Handlers of the game: start, rematch, moves, pings and deadlines. Each changes the room
+"""Handlers of the game: start ("Play again" and rematch too), moves, pings and deadlines. Each changes the room
 it is given and returns a Change; every call into the game goes through ``room.rules``
 (engine/game.py), so no handler knows which game a room plays."""
 
@@ -12,12 +12,12 @@ from engine.errors import GameError, IllegalAction
 from engine.game import Game
 
 from ..adapters.ports import Metrics
-from ..domain.lobby import host_only, lobby_only
+from ..domain.lobby import forget_last_result, host_only, lobby_only
 from ..domain.room import Room
 from . import commands, replies
 from .change import Change, PendingMove, Pong, no_change
 from .commands import DeadlineTimer, GameMove, Ping, Rematch, Start
-from .deadlines import TIMER_MARGIN_SECONDS, deadline_timers, time_left
+from .deadlines import TIMER_MARGIN_SECONDS, away_checks, deadline_timers, time_left
 
 #: A turn of a game: (the game, its state, now) → the new state and its effects.
 Turn = Callable[[Game, BaseModel, float], tuple[BaseModel, list[Effect]]]
@@ -33,31 +33,29 @@ class GameHandlers:
     clock: Callable[[], float]
     metrics: Metrics
 
-    def start(self, room: Room, name: str, connection_id: str, msg: Start) -> Change:
+    def start(self, room: Room, name: str, connection_id: str, msg: Start | Rematch) -> Change:
+        """The host starts a game from the lobby: the first, or "Play again" after one
+        (issue 13: a finished game returns the room to the lobby). A new seed, and the
+        seats, their order and the settings as they are now."""
         host_only(room, name, "start the game")
         lobby_only(room, "start the game")
         game = room.rules
         problem = game.start_problem(room.settings, len(room.seats))
         if problem:
-            raise IllegalAction(problem, "§10", code="cannot_start")
+            raise problem
         names = [seat.name for seat in room.seats]
         state = game.new_game(names, room.settings, seed=secrets.randbits(32), host=room.host)
-        return self._begin(room, state)
-
-    def rematch(self, room: Room, name: str, connection_id: str, msg: Rematch) -> Change:
-        host_only(room, name, "start a rematch")
-        game = room.rules
-        if room.state is None or not game.is_over(room.state):
-            raise IllegalAction(
-                "A rematch can start only after the result screen.", "§10",
-                code="rematch_too_early",
-            )  # fmt: skip
-        return self._begin(room, game.rematch(room.state, seed=secrets.randbits(32)))
-
-    def _begin(self, room: Room, state: BaseModel) -> Change:
-        room.state, effects = room.rules.start(state, self.clock())
+        forget_last_result(room)
+        room.state, effects = game.start(state, self.clock())
         self.metrics.count("GamesStarted")
-        return Change(timers=deadline_timers(room, effects, self.clock()))
+        now = self.clock()
+        return Change(
+            timers=deadline_timers(room, effects, now) + away_checks(room, room.seats, now)
+        )
+
+    #: The older name of "Play again": since issue 13 the same as ``start`` (§10's rematch:
+    #: same seats and order, new seed, roles dealt again), from the lobby.
+    rematch = start
 
     def ping(self, room: Room, name: str, connection_id: str, msg: Ping) -> Change:
         """Heartbeat. A client behind (or just connected) gets its view again; a passed
@@ -70,13 +68,15 @@ class GameHandlers:
         game = room.rules
         move = commands.read_move(game, msg.move)  # a move the game cannot read: refused first
         if room.state is None:
+            if msg.step <= room.steps_before:  # made in a game that has ended since
+                raise StaleMove("That game is over: your move was not used.")
             raise IllegalAction("The game has not started yet.", code="not_started")
         if getattr(move, "player", None) not in (None, name):
             raise IllegalAction("You can only act for yourself.", code="act_for_yourself")
         action = move.model_copy(update={"player": name})
         change = self._backstop(room)
         self.metrics.count("Actions")
-        if msg.step != game.seat_step(room.state, name):
+        if msg.step != room.room_step(game.seat_step(room.state, name)):
             # Late, replayed, or made on a view the phone had not caught up from: never
             # taken on another step than its own (the phone's view shows the step now).
             stale = StaleMove("That step is over: your move was not used.")
@@ -118,7 +118,7 @@ class GameHandlers:
 
     def fire_deadline(self, room: Room, timer: DeadlineTimer) -> Change:
         left = time_left(room, self.clock())
-        if left is None or timer.step != room.rules.step(room.state):
+        if left is None or timer.step != room.room_step(room.rules.step(room.state)):
             return no_change()  # stale or duplicate: that step is over
         if left > 0:  # early: wait for the rest
             return Change(write=False, push_views=False,

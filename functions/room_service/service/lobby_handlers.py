@@ -1,5 +1,5 @@
-"""Handlers of the lobby and of seats: leave, settings, reorder, kick, hand over, a phone
-gone, and the host's and lobby seats' timers. The rules are in domain/lobby.py; each
+"""Handlers of the lobby and of seats: leave, settings, room options, reorder, kick, hand
+over, a phone gone, and the timers of the host, lobby seats and auto-Away. The rules are in domain/lobby.py; each
 handler changes the room it is given and returns a Change."""
 
 from collections.abc import Callable
@@ -8,11 +8,21 @@ from engine.errors import GameError
 
 from ..adapters.ports import Metrics
 from ..domain import lobby
-from ..domain.room import HOST_GRACE_SECONDS, KICK_BAN_SECONDS, LOBBY_SEAT_GRACE_SECONDS, Room
+from ..domain.room import AUTO_AWAY_SECONDS, HOST_GRACE_SECONDS, KICK_BAN_SECONDS, Room
 from . import commands, replies
 from .change import Change, no_change
-from .commands import ChangeSettings, HandOver, HostCheckTimer, Kick, Leave, Reorder, SeatCheckTimer
-from .deadlines import TIMER_MARGIN_SECONDS
+from .commands import (
+    AwayCheckTimer,
+    ChangeSettings,
+    HandOver,
+    HostCheckTimer,
+    Kick,
+    Leave,
+    Reorder,
+    RoomOptions,
+    SeatCheckTimer,
+)
+from .deadlines import away_checks, host_check, seat_check
 from .game_handlers import Turn
 
 
@@ -32,13 +42,23 @@ class LobbyHandlers:
                 lobby.pass_host(room, anyone=True)
         change = Change(released=[connection_id])
         if room.state is not None:  # the game plays on without them (its own rules say how)
-            self.play(room, change, lambda game, state, now: game.leave(state, name, now))
+            self._play_without(room, change, name)
         return change
+
+    def _play_without(self, room: Room, change: Change, name: str) -> None:
+        """The game plays ``name``'s turns from now on (its ``leave``: §9 Away)."""
+        self.play(room, change, lambda game, state, now: game.leave(state, name, now))
 
     def settings(self, room: Room, name: str, connection_id: str, msg: ChangeSettings) -> Change:
         lobby.host_only(room, name, "change the settings")
         lobby.lobby_only(room, "change the settings")
         room.settings = commands.read_settings(room.rules, msg.settings, msg.action)
+        return Change()
+
+    def room_options(self, room: Room, name: str, connection_id: str, msg: RoomOptions) -> Change:
+        lobby.host_only(room, name, "change the room's options")
+        lobby.lobby_only(room, "change the room's options")
+        room.auto_away = msg.auto_away
         return Change()
 
     def reorder(self, room: Room, name: str, connection_id: str, msg: Reorder) -> Change:
@@ -74,22 +94,25 @@ class LobbyHandlers:
         if seat is None or seat.connection != connection_id:
             return no_change()  # already replaced by a newer connection
         seat.connection, seat.disconnected_at = None, self.clock()
-        change = Change()
+        change = Change()  # every view shows the seat offline now (the host's above all)
         if room.host == name:
-            check = HostCheckTimer(room=room.code)
-            change.timers.append((check, HOST_GRACE_SECONDS + TIMER_MARGIN_SECONDS))
+            change.timers.append(host_check(room))
         if not room.started:  # a lobby seat gone a while is freed (issue 18)
-            check = SeatCheckTimer(room=room.code, seat=name)
-            change.timers.append((check, LOBBY_SEAT_GRACE_SECONDS + TIMER_MARGIN_SECONDS))
+            change.timers.append(seat_check(room, seat))
+        change.timers.extend(away_checks(room, [seat], self.clock()))
         return change
 
     def connections_gone(self, room: Room, gone: list[str]) -> Change:
-        """Pushes found these connections gone (410): their seats are disconnected."""
-        touched = False
-        for seat in room.seats:
-            if seat.connection in gone:
-                seat.connection, seat.disconnected_at, touched = None, self.clock(), True
-        return Change(push_views=False) if touched else no_change()
+        """Pushes found these connections gone (410): their seats are disconnected, as by
+        ``$disconnect`` (which may never come)."""
+        touched = [seat for seat in room.seats if seat.connection in gone]
+        for seat in touched:
+            seat.connection, seat.disconnected_at = None, self.clock()
+        if not touched:
+            return no_change()
+        # In a game every phone is told (the host marks Away by who is offline); the
+        # pushes may find more phones gone, each found once, so this ends.
+        return Change(push_views=room.started, timers=away_checks(room, touched, self.clock()))
 
     def check_host(self, room: Room, timer: HostCheckTimer) -> Change:
         seat = room.seat(room.host)
@@ -102,3 +125,21 @@ class LobbyHandlers:
     def free_gone_seats(self, room: Room, timer: SeatCheckTimer | None = None) -> Change:
         """The ``seat_check`` timer, and every join (in case that timer was lost)."""
         return Change() if lobby.free_gone_seats(room, self.clock()) else no_change()
+
+    def check_away(self, room: Room, timer: AwayCheckTimer) -> Change:
+        """Issue 13: the ``away_check`` timer. With ``auto_away`` on, a seat whose phone has
+        stayed offline AUTO_AWAY_SECONDS in a game is marked Away the way a seat that left
+        is (the game's ``leave``: §9, ended as usual when that phone acts again). Nothing
+        happens if the phone came back (a newer check follows a newer departure), the game
+        ended, the option is off, or the seat is Away already."""
+        seat = room.seat(timer.seat)
+        if room.state is None or not room.auto_away or seat is None or seat.connection:
+            return no_change()
+        if seat.disconnected_at is None or self.clock() - seat.disconnected_at < AUTO_AWAY_SECONDS:
+            return no_change()
+        before, change = room.state, Change()
+        self._play_without(room, change, seat.name)
+        if room.state == before:  # Away already: nothing to mark, nothing to push
+            return no_change()
+        self.metrics.count("AutoAway")
+        return change

@@ -58,6 +58,7 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
     game = room.rules
     if room.state is None:
         count = len(room.seats)
+        seat = room.seat(name)
         return {
             "phase": "lobby",
             "game": room.game,
@@ -70,9 +71,19 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
             ],
             "settings": room.settings.model_dump(mode="json"),
             **game.lobby_facts(room.settings, count),
-            "start_problem": game.start_problem(room.settings, count),
+            "start_problem": _problem(game.start_problem(room.settings, count)),
+            "auto_away": room.auto_away,
+            # Issue 13: the phone keeps the result up until its player taps "To the lobby".
+            "last_result": room.last_result if seat and seat.played_last_game else None,
         }
     view = dict(game_views[name]) if game_views else game.views(room.state)[name]
     view["room"] = room.code
+    view["step"] = room.room_step(view["step"])
     view["connected"] = connected
     return view
+
+
+def _problem(problem: GameError | None) -> dict[str, Any] | None:
+    """Why the game cannot start yet, as the phones word it: the code and params of the
+    refusal a start would get (never the English message)."""
+    return None if problem is None else {"code": problem.code, "params": problem.params}

@@ -41,6 +41,7 @@ from . import commands, replies
 from .admission import Admission, Refused, TooManyConnections, TooManyJoins, TooManyRooms
 from .change import Change, Commit
 from .commands import (
+    AwayCheckTimer,
     ChangeSettings,
     CreateRoom,
     DeadlineTimer,
@@ -53,6 +54,7 @@ from .commands import (
     Ping,
     Rematch,
     Reorder,
+    RoomOptions,
     SeatCheckTimer,
     Start,
 )
@@ -93,7 +95,8 @@ class RoomService(LobbyHandlers, GameHandlers):
         self.seat_handlers: dict[type, Callable[[Room, str, str, Any], Change]] = {
             Leave: self.leave, ChangeSettings: self.settings, Reorder: self.reorder,
             Kick: self.kick, HandOver: self.hand_over, Start: self.start,
-            Rematch: self.rematch, Ping: self.ping, GameMove: self.move,
+            Rematch: self.rematch, RoomOptions: self.room_options, Ping: self.ping,
+            GameMove: self.move,
         }  # fmt: skip
 
     # == entrypoints =======================================================================
@@ -149,8 +152,8 @@ class RoomService(LobbyHandlers, GameHandlers):
             self._send(connection_id, replies.error_message(exc, commands.action_of(command)))
 
     def timer(self, message: dict[str, Any]) -> None:
-        """A delayed SQS message: a step's deadline, the host's grace period, or the wait
-        before a gone phone's lobby seat is freed."""
+        """A delayed SQS message: a step's deadline, the host's grace period, the wait
+        before a gone phone's lobby seat is freed, or before its game seat is marked Away."""
         timer = commands.parse_timer(message)
         if isinstance(timer, DeadlineTimer):
             self._server_event(timer.room, lambda room: self.fire_deadline(room, timer))
@@ -158,6 +161,8 @@ class RoomService(LobbyHandlers, GameHandlers):
             self._server_event(timer.room, lambda room: self.check_host(room, timer))
         elif isinstance(timer, SeatCheckTimer):
             self._server_event(timer.room, lambda room: self.free_gone_seats(room, timer))
+        elif isinstance(timer, AwayCheckTimer):
+            self._server_event(timer.room, lambda room: self.check_away(room, timer))
 
     def current_room(self, code: str) -> Room:
         """The room as players see it: stored state plus the pending moves of its step."""
@@ -299,7 +304,8 @@ class RoomService(LobbyHandlers, GameHandlers):
 
     def _forget(self, code: str, gone: list[str]) -> None:
         """410 on a push: those connections are gone; their seats are freed (a unit of work
-        of its own, which pushes nothing) and the request that found them never fails."""
+        of its own, which in a game tells the other phones) and the request that found them
+        never fails."""
         self.metrics.count("PushesFailed", len(gone))
         for connection_id in gone:
             self.ports.connections.unbind(connection_id)

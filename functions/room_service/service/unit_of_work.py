@@ -16,9 +16,10 @@ from engine.effects import Effect
 from engine.errors import GameError, IllegalAction
 
 from ..adapters.ports import RoomStore
+from ..domain import lobby
 from ..domain.room import ROOM_TTL_SECONDS, Room, Submission
 from .change import Change, Commit, PendingMove, Seen
-from .deadlines import deadline_timers
+from .deadlines import deadline_timers, seat_check
 
 MAX_WRITE_ATTEMPTS = 8
 BACKOFF_SECONDS = 0.02
@@ -129,6 +130,12 @@ class UnitOfWork:
                 if not change.write and not loaded.advanced:
                     return Commit(room, change, loaded.stamp, settling.seen if settling else before)
                 change.timers.extend(deadline_timers(room, loaded.effects, self.clock()))
+                if room.state is not None and room.rules.is_over(room.state):
+                    # However the game ended (a move, moves merged in, a timer, a departure),
+                    # the room is written back in the lobby (issue 13).
+                    offline = lobby.back_to_lobby(room, self.clock())
+                    change.timers.extend(seat_check(room, seat) for seat in offline)
+                    change.push_views = True
                 room.version = expected + 1
                 if room.seats:  # an empty room keeps its expiry: TTL removes it
                     room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
@@ -150,7 +157,9 @@ class UnitOfWork:
         game, state = room.rules, room.state
         if state is None:
             return Loaded(room=room, stored_step=None, stamp=stamp)
-        loaded = Loaded(room=room, stored_step=game.step(state), stamp=stamp)
+        # Submissions are keyed by the room's numbering, so none of one game is ever
+        # merged into the next (Room.steps_before).
+        loaded = Loaded(room=room, stored_step=room.room_step(game.step(state)), stamp=stamp)
         loaded.consumed = self.store.submissions(code, loaded.stored_step)
         room.pending_moves = {
             sub.player: [e["action"] for e in sub.actions] for sub in loaded.consumed
@@ -167,7 +176,7 @@ class UnitOfWork:
             loaded.effects.extend(effects)
         room.state = state
         loaded.last_move = (moves[-1][0], moves[-1][1]) if moves else None
-        loaded.advanced = game.step(state) != loaded.stored_step
+        loaded.advanced = room.room_step(game.step(state)) != loaded.stored_step
         return loaded
 
     def _orphaned(self, code: str, loaded: Loaded, step: int, seat: str) -> bool:
@@ -175,7 +184,7 @@ class UnitOfWork:
         never be merged (loads read the current step's submissions only). Then take it
         back, and the caller plays the move again on the new step (or refuses it).
         ``loaded`` is the load that follows the write (no extra read)."""
-        if loaded.stored_step is None or loaded.stored_step == step:
+        if loaded.stored_step == step:  # None: the game ended meanwhile (issue 13)
             return False
         mine = [sub for sub in self.store.submissions(code, step) if sub.player == seat]
         return bool(mine) and self.store.delete_submission(code, mine[0])
@@ -204,7 +213,9 @@ def _unmerged(room: Room, loaded: Loaded) -> list[tuple[int, str]]:
     never be merged (loads read only the current step's submissions): the write must fail
     if any such submission exists, and is retried with it merged."""
     step = loaded.stored_step
-    if step is None or (room.state is not None and room.rules.step(room.state) == step):
+    if step is None or (
+        room.state is not None and room.room_step(room.rules.step(room.state)) == step
+    ):
         return []
     merged = {sub.player for sub in loaded.consumed}
     return [(step, seat.name) for seat in room.seats if seat.name not in merged]
