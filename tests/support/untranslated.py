@@ -49,5 +49,6 @@ def english_words(text: str, names: set[str]) -> list[str]:
 
 
 def table_names(human: str, room_code: str) -> set[str]:
-    """The names a one-human table can show: the human's, the local stack's bots', the code."""
-    return {human, room_code, *BOT_NAMES}
+    """The names a one-human table can show: the human's, the local stack's bots', the room
+    code as shown (in groups) and as the room knows it (its screen-reader label spells that)."""
+    return {human, room_code, re.sub(r"[^A-Za-z0-9]", "", room_code), *BOT_NAMES}
