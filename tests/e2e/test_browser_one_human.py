@@ -34,6 +34,14 @@ HELD_TEXT_JS = """() => {
   bar.dispatchEvent(new PointerEvent("pointerup", { bubbles: true }));
   return text;
 }""".replace("SEEN_TEXT", SEEN_TEXT_JS)
+#: The title of the hold panel, held (the owner's role), then released.
+ROLE_TITLE_JS = """() => {
+  const bar = document.getElementById("ctw-hold");
+  bar.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+  const title = document.querySelector("#ctw-sheet h2").innerText;
+  bar.dispatchEvent(new PointerEvent("pointerup", { bubbles: true }));
+  return title;
+}"""
 STEP_JS = """() => { const main = document.querySelector("main");
   return [main.dataset.phase, main.dataset.seq]; }"""
 
@@ -42,16 +50,6 @@ def _say(text: str, **params: str) -> str:
     for key, value in params.items():
         text = text.replace("{" + key + "}", value)
     return text
-
-
-def _role_title(page) -> str:
-    """What the phone's owner reads on top of the hold panel (their role)."""
-    bar = page.locator("#ctw-hold")
-    bar.dispatch_event("pointerdown")
-    title = page.locator("#ctw-sheet h2").inner_text()
-    bar.dispatch_event("pointerup")
-    expect(page.locator("#ctw-sheet")).to_be_hidden()
-    return title
 
 
 def _a_room_where_the_human_is_a_witch(stack, phones, language: str):
@@ -78,7 +76,8 @@ def _a_room_where_the_human_is_a_witch(stack, phones, language: str):
         lobby = page.evaluate(SEEN_TEXT_JS)
         page.locator("#start").click()
         expect(page.locator("main")).to_have_attribute("data-phase", "role_check", timeout=15_000)
-        if say["role_witch"] in _role_title(page):
+        expect(page.locator("#ctw-hold")).to_be_visible()
+        if say["role_witch"] in page.evaluate(ROLE_TITLE_JS):
             return page, code, {"home": home, "lobby": lobby}
         page.context.close()  # the bots wait there in vain: a room nobody plays
     pytest.fail(f"the human was not dealt a witch in {DEALS} deals")
