@@ -318,6 +318,7 @@ function renderStatus() {
   const end = own ? own.end || [] : [];
   const rows = [h("div", { class: "facts" }, strip.connectionItem(state), ...facts.filter(Boolean), game ? strip.countdownItem(v) : null)];
   if (cats.length || end.length) rows.push(h("div", { class: "cats-row" }, h("ul", { class: "cats", "aria-label": t("strip_cats") }, ...cats), ...end.filter(Boolean)));
+  statusBar.setAttribute("aria-label", t("strip_status")); // in the player's language
   replaceIfChanged(statusBar, rows);
 }
 

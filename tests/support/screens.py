@@ -3,8 +3,9 @@ game without playing it: `make screens` (needs /usr/bin/chromium, like `make tes
 
 Five phones play a game through the UI on the local stack (tests/support/ui_table.py); the first
 time any phone shows a screen (a step, on its turn or waiting; a few as a frog/exiled
-spectator) it is saved. Then the home screen in each language. docs/screens/README.md
-lists them.
+spectator) it is saved, in English and, through the phone's language menu, in each other
+language (docs/screens/<language>/). Then the home and rules screens in each language.
+docs/screens/README.md lists them.
 """
 
 import sys
@@ -21,9 +22,23 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
 SPECTATOR_SAMPLES = ("place_choice", "vote", "game_over")
 
 
+def in_every_language(phone, name: str) -> None:
+    """The phone's screen as it is (English), then in each other language through its own
+    language menu, and back: the same moment of the game in four languages."""
+    page = phone.page
+    for language in LOCALES:
+        folder = OUT if language == "en" else OUT / language
+        if language != "en":
+            page.select_option("#language", language)
+            page.wait_for_function("lang => document.documentElement.lang === lang", arg=language)
+        screenshot(phone, folder, name)
+    page.select_option("#language", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+
+
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.png"):
+    for old in OUT.glob("**/*.png"):
         old.unlink()
     saved: list[tuple[str, str]] = []
     stack = LocalStackProcess()
@@ -43,7 +58,7 @@ def main() -> int:
                         screen["spectator"] and screen["phase"] not in SPECTATOR_SAMPLES
                     ):
                         return
-                    screenshot(phone, OUT, f"{len(saved) + 1:02d}-{name}")
+                    in_every_language(phone, f"{len(saved) + 1:02d}-{name}")
                     saved.append((name, f"{phone.name}'s phone"))
 
                 table.on_new_screen = save
@@ -67,7 +82,8 @@ def main() -> int:
         stack.interrupt()
     lines = ["# Screens (360×640)", "",
              "Made by `make screens` (tests/support/screens.py): five phones play through the UI on the",
-             "local stack; each screen is saved the first time a phone shows it.", ""]  # fmt: skip
+             "local stack; each screen is saved the first time a phone shows it, in English here and",
+             "in the same name under `zh-Hant/`, `uk/` and `th/`.", ""]  # fmt: skip
     lines += [f"- `{i:02d}-{name}.png` — {who}" for i, (name, who) in enumerate(saved, 1)]
     lines += ["", "Home and rules in each language: " + ", ".join(
         f"`home-{lang}.png`, `rules-{lang}.png`" for lang in LOCALES) + "."]  # fmt: skip
