@@ -10,19 +10,11 @@ import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
 import { lobbyScreen, hostTools } from "./lobby.js";
 import * as strip from "./strip.js";
 
-// Error codes of functions/room_service/domain/names.py, each a key of frontend/i18n/*.json.
-const NAME_REFUSALS = ["name_blank", "name_too_long", "name_characters", "name_taken"];
-// Error codes of a join refused (functions/room_service/domain/lobby.py: CannotJoin, KeptOut).
-const JOIN_REFUSALS = ["cannot_join", "kept_out"];
-// Refusals worded before error codes had their `error_<code>` keys (docs/protocol.md).
-const LOCALIZED_REFUSALS = [...NAME_REFUSALS, ...JOIN_REFUSALS, "too_many_moves", "rate_limited", "too_many_rooms", "too_many_joins"];
-
-// A refusal in the player's language: `error_<code>` with its params, an older key named
-// by the code, else a plain "That did not work". Never the server's English `message`.
+// A refusal in the player's language: `error_<code>` with its params (every code the server
+// sends has one: tests/engine/test_error_codes.py), else a plain "That did not work" (a newer
+// server's code). Never the server's English `message`.
 function errorText(code, params = {}) {
-  if (hasString(`error_${code}`)) return t(`error_${code}`, params);
-  if (LOCALIZED_REFUSALS.includes(code) || code === "kicked") return t(code, params);
-  return t("did_not_work");
+  return hasString(`error_${code}`) ? t(`error_${code}`, params) : t("did_not_work");
 }
 
 const app = {

@@ -83,6 +83,9 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
         expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("win"))
         expect(page.locator("main table tr")).to_have_count(len(NAMES))  # every role revealed
         expect(page.locator("main ul li").first).to_contain_text("Day 1")  # the timeline
+    # Each phone keeps the result until its player goes back to the lobby (issue 13), where
+    # the host plays again.
+    table.host.page.get_by_role("button", name="To the lobby").click()
     host_sees = table.host.page.get_by_role("button", name="Play again")
     expect(host_sees).to_be_visible()
     seen = {phase for phone in table.phones for phase in phone.phases}

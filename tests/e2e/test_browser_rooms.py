@@ -24,18 +24,18 @@ def test_a_refused_join_a_kick_and_a_kept_out_rejoin_in_each_language(stack, pho
 
     page.fill("#code", "QQQQ-QQQQ")
     page.get_by_role("button", name=t("join"), exact=True).click()
-    expect(error).to_have_text(t("cannot_join"))
+    expect(error).to_have_text(t("error_cannot_join"))
     page.screenshot(path=ARTIFACTS / f"rooms-{language}-cannot-join.png")
 
     page.fill("#code", shown.lower())  # as read off the host's screen
     page.get_by_role("button", name=t("join"), exact=True).click()
     expect(host.locator(".seats li")).to_have_count(6, timeout=10_000)
     host.get_by_role("button", name="Remove Kit").click()
-    expect(error).to_have_text(t("kicked"), timeout=10_000)
+    expect(error).to_have_text(t("error_kicked", minutes=10), timeout=10_000)
     expect(host.locator(".seats li")).to_have_count(5)
 
     page.fill("#name", "K1t")  # a look-alike; the host's own address: the name keeps it out
     page.fill("#code", shown)
     page.get_by_role("button", name=t("join"), exact=True).click()
-    expect(error).to_have_text(t("kept_out"))
+    expect(error).to_have_text(t("error_kept_out"))
     page.screenshot(path=ARTIFACTS / f"rooms-{language}-kept-out.png")

@@ -137,7 +137,7 @@ def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stac
     page.get_by_role("button", name="Custom").click()
     expect(page.get_by_text("Roles: 5, cats: 5")).to_be_visible()  # starts from the table
     page.get_by_role("button", name="One more Witch").click()
-    expect(status).to_have_text("The role set has 6 roles but there are 5 cats.")
+    expect(status).to_have_text("The role set has 6 roles for 5 cats.")  # error_roles_count
     expect(start).to_be_disabled()
     page.get_by_role("button", name="One more Witch").click()
     for role in ("Villager", "Guardian Knight"):

@@ -49,16 +49,6 @@ def test_the_language_menu_lists_exactly_the_string_files():
     assert sorted(p.stem for p in (FRONTEND / "i18n").glob("*.json")) == sorted(LANGUAGES)
 
 
-def test_every_refusal_the_phone_words_itself_has_a_string_in_every_language():
-    app = (FRONTEND / "js" / "app.js").read_text()
-    listed = app.split("const LOCALIZED_REFUSALS = [", 1)[1].split("];", 1)[0]
-    codes = set(re.findall(r'"([a-z_]+)"', listed))
-    # the limits of issue 18 (functions/room_service/adapters/ratelimit.py) are among them
-    assert {"rate_limited", "too_many_rooms", "too_many_joins", "too_many_moves"} <= codes
-    for language in LANGUAGES:
-        assert sorted(codes - set(strings(language))) == [], language
-
-
 @pytest.mark.parametrize(
     ("code", "key", "term"),
     [

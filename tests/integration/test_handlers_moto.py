@@ -14,6 +14,7 @@ import pytest
 from botocore.stub import Stubber
 
 from engine.catch_the_witch import bots
+from engine.catch_the_witch.tables import MORNING_SECONDS
 from engine.rng import Rng
 from events.generate import websocket_event
 from functions import message, timer
@@ -65,16 +66,19 @@ def test_timer_messages_go_through_sqs_with_their_delay(cloud):
     names, _, _ = cloud.table(4, {"discussion_limit": 45})
     for name in names:
         cloud.send(name, action="ready")
-    bodies = [json.loads(m.body) for m in cloud.queued_timers()]
-    assert (
-        bodies
-        and bodies[-1]["kind"] == "deadline"
-        and bodies[-1]["deadline"] >= cloud.clock.now + 45
-    )
+    (morning,) = _deadlines(cloud)
+    cloud.clock.now += MORNING_SECONDS  # the morning (§3.2) ends; the place choice has 45 s
+    cloud.deliver_timer(morning)
+    assert json.loads(_deadlines(cloud)[-1].body)["deadline"] >= cloud.clock.now + 45
     import time
 
     # moto holds the message back (delayed_until is in real time): SQS did get the delay.
     assert max(m.delayed_until for m in cloud.queued_timers()) >= time.time() + 40
+
+
+def _deadlines(cloud) -> list:
+    """The queued SQS messages of step deadlines, oldest first."""
+    return [m for m in cloud.queued_timers() if json.loads(m.body)["kind"] == "deadline"]
 
 
 def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
@@ -99,7 +103,7 @@ def test_a_410_drops_the_connection_and_the_request_succeeds(cloud):
         stub.assert_no_pending_responses()
     assert service.ports.connections.lookup("Cat3") is None
     room = service.current_room(code)
-    assert room.seat("Cat3").connection is None and room.state.phase.value == "place_choice"
+    assert room.seat("Cat3").connection is None and room.state.phase.value == "morning"
 
 
 def _sequential(push):
@@ -314,14 +318,14 @@ def test_duplicate_early_late_and_lost_timers_through_sqs(cloud):
     assert service.current_room(code).version == before.version
     assert len([m for m in cloud.queued_timers() if json.loads(m.body) == body]) == 2
     cloud.clock.now = body["deadline"] + 1
-    deliver(body)  # on time: the place choice times out
+    deliver(body)  # on time: the morning (§3.2) ends
     after = service.current_room(code)
-    assert after.state.step > before.state.step and after.state.phase.value == "witches"
+    assert after.state.step > before.state.step and after.state.phase.value == "place_choice"
     deliver(body)  # duplicate: stale, nothing applied twice
     assert service.current_room(code).version == after.version
-    cloud.clock.now = after.state.deadline + 1  # the witches' timer is lost ...
+    cloud.clock.now = after.state.deadline + 1  # the place choice's timer is lost ...
     cloud.send("Cat2", action="ping")  # ... and any message resolves it
-    assert service.current_room(code).state.phase.value == "evening"
+    assert service.current_room(code).state.phase.value == "witches"
 
 
 def test_an_offline_phone_is_marked_away_by_its_timer_through_sqs(cloud):

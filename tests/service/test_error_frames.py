@@ -74,7 +74,7 @@ def test_refusals_in_the_lobby_and_in_a_game_get_codes_params_and_their_action()
     _check(_refusal(h, "Ann", {"action": "mark_away", "target": "Zed"}), "no_such_cat",
            "mark_away", {"name": "Zed"})  # fmt: skip
     _check(_refusal(h, "Ann", {"action": "kick", "target": "Bo"}), "lobby_only", "kick", {})
-    _check(_refusal(h, "Ann", {"action": "rematch"}), "rematch_too_early", "rematch", {})
+    _check(_refusal(h, "Ann", {"action": "rematch"}), "lobby_only", "rematch", {})
     _check(_refusal(h, "Bo", {"action": "ok"}), "nothing_to_confirm", "ok", {})
     _check(_refusal(h, "Bo", {"action": "ready", "player": "Cy"}), "act_for_yourself", "ready")
 

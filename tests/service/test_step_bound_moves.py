@@ -69,8 +69,8 @@ def _past_deadline(h: Harness) -> bool:
     step's own timer (the witches' 15 s end only by theirs): any message now also resolves
     the step, for everyone alike, so a frame's answer is more than its own. Let the timer
     do it, as in a live room."""
-    deadline = h.room().state.deadline
-    return deadline is not None and h.clock.now > deadline
+    state = h.room().state  # None: the game is over, the room is a lobby again
+    return state is not None and state.deadline is not None and h.clock.now > state.deadline
 
 
 def test_every_move_replayed_on_a_later_step_is_refused_and_changes_nothing():
@@ -194,7 +194,7 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
     for seed in range(4):
         h, rng = _game(seed)
         sent: list = []
-        while True:
+        while h.room().state is not None:  # None: over, the room a lobby again
             if _past_deadline(h):
                 h.advance_to_next_timer()
                 continue
