@@ -95,6 +95,8 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
             "approval", "approval_result", "vote", "game_over"} <= seen, seen  # fmt: skip
     assert [e for phone in table.phones for e in phone.errors] == []
     assert problems == []
+    # What `make dev` prints is for people: after a whole game, no raw metric JSON (issue 13).
+    assert '"_aws"' not in stack.output() and "CloudWatchMetrics" not in stack.output()
 
 
 def test_with_a_discussion_limit_every_countdown_runs_out(stack, browser):
