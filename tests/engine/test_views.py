@@ -100,6 +100,7 @@ def test_s4_gathered_tells_each_day_the_place_and_the_card_received():
     assert t.view("Di")["me"]["gathered"][1] == {"day": 2, "place": "meadow", "ingredient": None}
     assert [g["day"] for g in t.view("Bo")["me"]["gathered"]] == [1, 2]
     _next_day(t)
+    t.morning()
     t.do("Bo", "choose_place", place="river", restore="Di")
     t.places(Cy="river")
     t.witch("Ann", "forest")
@@ -113,8 +114,10 @@ def _spoil_at_the_meadow(guarded: str) -> Table:
     t = Table(SIX, required=FISH)
     t.state.rituals_held = 2  # §5: Spoil is unlocked after two rituals
     t.ready_all()
+    t.morning()
     t.do("Di", "choose_guard")
     t.places(Bo="river", Cy="meadow", Fay="meadow")
+    t.plans()  # the witches' taps end the place choice: the Knight's guard step
     t.do("Di", "guard_place", place=guarded)
     t.witch("Ann", "meadow", "spoil")
     t.witch("Eve", "forest")

@@ -80,7 +80,9 @@ def test_the_stack_crashes_mid_game_and_the_game_finishes_after_a_restart(store)
         await until(lambda: all(bot.connected for bot in bots), 30, "the reconnects", bots)
         await until(lambda: _over(bots), 400, "the result", bots)
         for bot in bots:
-            assert bot.game()["me"]["role"] == roles[bot.name], "the same seat, the same role"
+            # The result (the lobby's last_result) reveals every role: each seat's is the
+            # one it was dealt before the crash.
+            assert bot.game()["reveal"]["roles"][bot.name] == roles[bot.name], "the same role"
             assert bot.game()["day"] >= day
         assert stacks[1].stats()["gateway"]["connects"] >= len(bots)
         await _leave(players, bots)

@@ -3,7 +3,6 @@ characters, and look-alike names refused as duplicates (functions/room_service/d
 
 import itertools
 import json
-import re
 import unicodedata
 from pathlib import Path
 
@@ -210,8 +209,7 @@ def test_joining_under_a_confusable_of_a_seated_name_is_refused(name):
 def test_the_phone_shows_every_name_refusal_in_each_language():
     frontend = Path(__file__).resolve().parents[2] / "frontend"
     app = (frontend / "js" / "app.js").read_text()
-    listed = re.search(r"const NAME_REFUSALS = \[([^\]]*)\]", app)
-    assert listed and tuple(re.findall(r'"(\w+)"', listed.group(1))) == NAME_REFUSALS
+    assert "t(`error_${code}`, params)" in app  # every refusal is worded as error_<code>
     for language in ("en", "zh-Hant", "uk", "th"):
         strings = json.loads((frontend / "i18n" / f"{language}.json").read_text())
-        assert all(strings.get(code, "").strip() for code in NAME_REFUSALS), language
+        assert all(strings.get(f"error_{code}", "").strip() for code in NAME_REFUSALS), language
