@@ -216,7 +216,9 @@ class DayRules:
             place = choice.place if choice else today.places.get(cat.name)
             if place is None:
                 continue  # a guarding Knight gathers nothing
-            cat.hand.append(Ingredient.ROTTEN if place in spoiled else tables.ingredient_of(place))
+            card = Ingredient.ROTTEN if place in spoiled else tables.ingredient_of(place)
+            cat.hand.append(card)
+            today.handed_out[cat.name] = card
         # ④ §1 step 2.
         reason = check_end_of_day(s)
         if reason:

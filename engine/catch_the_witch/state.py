@@ -147,6 +147,8 @@ class Day(_Model):
     #: she picks another in her 15 s, which then replaces it (her own ``me.place`` shows
     #: it, docs/engine.md). Not a place: nobody counts it.
     witch_plans: dict[str, Place] = Field(default_factory=dict)
+    #: §4 step ③: the card each cat was handed at the end of the day (its view's "gathered").
+    handed_out: dict[str, Ingredient] = Field(default_factory=dict)
     restore: str | None = None
     guarding: bool = False  # the Knight chose Guard today
     guard_place: Place | None = None

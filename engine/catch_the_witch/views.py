@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 from . import queries, tables
-from .domain import EMPTY_PAW, NIGHTSHADE, Form, Ingredient, Phase, Place, RitualResult, Role, Spell
+from .domain import EMPTY_PAW, NIGHTSHADE, Form, Ingredient, Phase, Place, RitualResult, Role
 from .state import Cat, Day, GameState
 from .steps import STEPS, TAP_PHASES, waiting_for
 
@@ -239,11 +239,10 @@ def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> Non
 
 
 def _gathered(s: GameState, me: Cat) -> list[dict[str, Any]]:
-    """§4: what ``me`` received on each day that has been handed out, read from the day's
-    own records as the hand-out (day.py, step ③) made it: the cat's place (a witch's
-    from her choice), and its ingredient, Rotten where a Spoil worked there, None for a
-    cat frogged that day or restored that day (it chose no place) or a guarding Knight.
-    A day the cat spent as a frog or exiled has no entry."""
+    """§4: on each day that has been handed out, the place ``me`` chose (a witch's from her
+    choice) and the card the hand-out gave it (day.py, step ③: Rotten where a Spoil
+    worked; None for a cat frogged or restored that day, or a guarding Knight). A day the
+    cat spent as a frog or exiled has no entry."""
     entries = []
     for day in s.days:
         if day.number == s.day and not STEPS[s.phase].after_spells:
@@ -253,16 +252,8 @@ def _gathered(s: GameState, me: Cat) -> list[dict[str, Any]]:
         guarding = me.role is Role.KNIGHT and day.guarding
         if place is None and not guarding and me.name not in day.restored:
             continue
-        ingredient: Ingredient | None = None
-        if place is not None and me.name not in day.new_frogs and not guarding:
-            spoiled = any(
-                cast.spell is Spell.SPOIL and cast.worked and cast.place is place
-                for cast in day.spells
-            )
-            ingredient = Ingredient.ROTTEN if spoiled else tables.ingredient_of(place)
-        entries.append(
-            {"day": day.number, "place": _value(place), "ingredient": _value(ingredient)}
-        )
+        card = day.handed_out.get(me.name)
+        entries.append({"day": day.number, "place": _value(place), "ingredient": _value(card)})
     return entries
 
 
