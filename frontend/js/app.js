@@ -189,8 +189,9 @@ function flushRender() {
 // A game that has just ended returns the room to the lobby with `last_result`: this phone
 // shows that result until its player taps "To the lobby". A phone that joins later sees
 // only a line about it (with a button to see it).
+// A finished game is known by its last step: step numbers go on across a room's games.
 function resultKey(result) {
-  return result ? JSON.stringify(result.outcome || null) + JSON.stringify(result.reveal || null) : "";
+  return result ? String(result.step) : "";
 }
 
 function noticeResult(before, now) {

@@ -201,9 +201,9 @@ def back_to_lobby(room: Room, now: float) -> list[Seat]:
     lobby with the result; later it is freed like any lobby seat): those seats are returned
     so their seat checks can be scheduled."""
     game, finished = room.rules, room.state
-    room.last_result = game.table_view(finished)
-    room.last_result["step"] = room.room_step(game.step(finished))
-    room.steps_before = room.room_step(game.step(finished))
+    last_step = room.room_step(game.step(finished))
+    room.last_result = {**game.table_view(finished), "step": last_step}
+    room.steps_before = last_step
     room.state = None
     for seat in [seat for seat in room.seats if seat.token_hash == REVOKED_TOKEN_HASH]:
         free_seat(room, seat, now)

@@ -98,16 +98,12 @@ function panel(v, me, ctx) {
   ];
 }
 
-// Every private result of the game, oldest first (me.notes; an older server sends the
-// Seer's looks and today's peek apart).
+// Every private result of the game, oldest day first, as the server lists them (me.notes:
+// spells, the guard, the Seer's looks and the Pickpocket's peeks, each with its day).
 function noteLines(me) {
-  const notes = [...(me.notes || [])];
-  if (!notes.some((n) => n.kind === "seer_look")) notes.push(...(me.seer_results || []).map((r) => ({ kind: "seer_look", ...r })));
-  if (!notes.some((n) => n.kind === "peek")) notes.push(...(me.peeks || []).map((p) => ({ kind: "peek", ...p })));
-  if (!notes.some((n) => n.kind === "peek") && me.peek) notes.push({ kind: "peek", day: null, ...me.peek });
-  notes.sort((a, b) => (a.day ?? 99) - (b.day ?? 99));
+  const notes = me.notes || [];
   if (!notes.length) return [h("li", {}, "—")];
-  return notes.map((n) => h("li", {}, n.day ? `${t("day", { n: n.day })}: ` : "", noteText(n)));
+  return notes.map((n) => h("li", {}, `${t("day", { n: n.day })}: `, noteText(n)));
 }
 
 function noteText(n) {
