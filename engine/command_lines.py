@@ -3,6 +3,20 @@
 A game offers them its helpers through one attribute, ``command_line``: the name of a
 module in its package (Catch the Witch: engine/catch_the_witch/command_line.py). It is
 imported only here, so the room service never loads a game's bots and narrators.
+
+What such a module provides (the command lines use nothing else):
+
+- ``SIDES``, ``REASONS``: the simulator's columns, who won and why;
+- ``AVERAGES``: ``{outcome field: label}``, the outcome's numbers the simulator averages
+  (reported as ``avg_<label>``, e.g. Catch the Witch's ``{"day": "days"}``);
+- ``PLAYERS_COLUMN``: the table's first column (the players' word, "cats");
+- ``DEMO_TITLE``, ``Narrator`` (called as ``observer(action, state)``), for the demo;
+- ``settings_for(limit)``: the settings a ``--limit`` of seconds (or None) stands for;
+- ``play_new(count, seed, settings, observer=None)``: a bot game, returning a run with
+  ``state``, ``actions``, ``illegal_actions``, ``timeouts`` and ``errors``;
+- ``outcome_of(state)``: the JSON-ready outcome (``winner``, ``reason`` and the
+  ``AVERAGES`` fields), or None before the end;
+- ``Scenario``, ``load(path)``, ``run(scenario, out)``, ``ReplayError``: the replay.
 """
 
 import importlib

@@ -15,18 +15,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default=DEFAULT_GAME, help="a game of engine/games.py")
     parser.add_argument("--players", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--limit", type=int, default=120, help="discussion limit (s)")
+    parser.add_argument("--limit", type=int, help="a step's time limit (s; the game's default)")
     args = parser.parse_args(argv)
     try:
         game = helpers_of(args.game)
     except UnknownGame as exc:
         print(exc, file=sys.stderr)
         return 2
-    print(f"{game.DEMO_TITLE} — {args.players} bot cats, seed {args.seed}")
+    print(f"{game.DEMO_TITLE} — {args.players} bot {game.PLAYERS_COLUMN}, seed {args.seed}")
     narrator = game.Narrator()
-    run = game.play_new(
-        args.players, args.seed, {"discussion_limit": args.limit}, observer=narrator
-    )
+    run = game.play_new(args.players, args.seed, game.settings_for(args.limit), observer=narrator)
     print(f"\n{run.actions} actions, {run.timeouts} timers fired, "
           f"{run.illegal_actions} illegal actions.")  # fmt: skip
     print("Play it on phones: make dev (README.md).")

@@ -48,8 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     except GameError as exc:  # the setup itself (players, roles) breaks a rule
         print(f"illegal setup: {exc}", file=sys.stderr)
         return 2
-    outcome = state.outcome.model_dump(mode="json") if state.outcome else None
-    print(json.dumps({"outcome": outcome}))
+    print(json.dumps({"outcome": game.outcome_of(state)}))
     return 0
 
 

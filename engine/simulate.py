@@ -19,22 +19,23 @@ from .games import DEFAULT_GAME
 
 def _play_range(args: tuple[str, int, int, int, dict]) -> dict[str, Any]:
     key, count, first_seed, games, settings = args
-    play_new = helpers_of(key).play_new
+    helpers = helpers_of(key)
     wins: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
-    days = illegal = actions = unfinished = 0
+    totals: Counter[str] = Counter(dict.fromkeys(helpers.AVERAGES, 0))
+    illegal = actions = unfinished = 0
     for seed in range(first_seed, first_seed + games):
-        run = play_new(count, seed, settings)
+        run = helpers.play_new(count, seed, settings)
         illegal += run.illegal_actions
         actions += run.actions
-        outcome = run.state.outcome
+        outcome = helpers.outcome_of(run.state)
         if outcome is None:
             unfinished += 1
             continue
-        wins[outcome.winner.value] += 1
-        reasons[outcome.reason.value] += 1
-        days += outcome.day
-    return {"wins": wins, "reasons": reasons, "days": days, "illegal": illegal,
+        wins[outcome["winner"]] += 1
+        reasons[outcome["reason"]] += 1
+        totals.update({field: outcome[field] for field in helpers.AVERAGES})
+    return {"wins": wins, "reasons": reasons, "totals": totals, "illegal": illegal,
             "actions": actions, "unfinished": unfinished}  # fmt: skip
 
 
@@ -48,7 +49,7 @@ def simulate(
 ) -> dict[str, Any]:
     """Play ``games`` games of ``players`` bots; seeds seed, seed+1, …"""
     helpers = helpers_of(game)
-    settings = settings or {}
+    settings = helpers.settings_for(None) if settings is None else settings
     chunks = max(1, min(workers * 4, games))
     size, extra = divmod(games, chunks)
     jobs, start = [], seed
@@ -64,11 +65,12 @@ def simulate(
         parts = [_play_range(job) for job in jobs]
     wins = Counter(dict.fromkeys(helpers.SIDES, 0))
     reasons = Counter(dict.fromkeys(helpers.REASONS, 0))
-    days = illegal = actions = unfinished = 0
+    totals: Counter[str] = Counter(dict.fromkeys(helpers.AVERAGES, 0))
+    illegal = actions = unfinished = 0
     for part in parts:
         wins.update(part["wins"])
         reasons.update(part["reasons"])
-        days += part["days"]
+        totals.update(part["totals"])
         illegal += part["illegal"]
         actions += part["actions"]
         unfinished += part["unfinished"]
@@ -80,7 +82,10 @@ def simulate(
         "wins": dict(wins),
         "win_rates": {k: round(v / games, 4) for k, v in wins.items()},
         "reasons": dict(reasons),
-        "avg_days": round(days / finished, 3) if finished else None,
+        **{
+            f"avg_{label}": round(totals[field] / finished, 3) if finished else None
+            for field, label in helpers.AVERAGES.items()
+        },
         "avg_actions": round(actions / games, 1),
         "illegal_actions": illegal,
         "unfinished": unfinished,
@@ -104,7 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="4-12", help="a count, a list 4,6,8 or a range 4-12")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--limit", type=int, default=120, help="discussion limit in seconds")
+    parser.add_argument(
+        "--limit", type=int, help="a step's time limit in seconds (the game's default: none)"
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes (the machine has 2)")
     parser.add_argument(
         "--roles",
@@ -118,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     counts = _counts(args.players)
-    settings: dict[str, Any] = {"discussion_limit": args.limit}
+    settings: dict[str, Any] = helpers.settings_for(args.limit)
     if args.roles:
         settings["roles"] = args.roles.split(",")
         counts = [len(settings["roles"])]
@@ -135,14 +142,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _header(helpers: ModuleType) -> str:
-    return " | ".join(["cats", "games", *helpers.SIDES, "avg days", "illegal", *helpers.REASONS])
+    averages = [f"avg {label}" for label in helpers.AVERAGES.values()]
+    columns = [helpers.PLAYERS_COLUMN, "games", *helpers.SIDES, *averages, "illegal"]
+    return " | ".join([*columns, *helpers.REASONS])
 
 
 def _row(r: dict[str, Any], helpers: ModuleType) -> str:
     rates = r["win_rates"]
     cells = [str(r["players"]), str(r["games"])]
     cells += [f"{rates[side]:.1%}" for side in helpers.SIDES]
-    cells += [str(r["avg_days"]), str(r["illegal_actions"])]
+    cells += [str(r[f"avg_{label}"]) for label in helpers.AVERAGES.values()]
+    cells += [str(r["illegal_actions"])]
     cells += [str(r["reasons"][k]) for k in helpers.REASONS]
     return " | ".join(cells)
 

@@ -20,20 +20,39 @@ from .state import GameState, Settings
 from .views import view
 
 __all__ = [
+    "AVERAGES",
     "DEMO_TITLE",
+    "PLAYERS_COLUMN",
     "REASONS",
     "SIDES",
     "Narrator",
     "ReplayError",
     "Scenario",
     "load",
+    "outcome_of",
     "play_new",
     "run",
+    "settings_for",
 ]
 
 #: The simulator's columns: who won and why (RULES §1).
 SIDES = [side.value for side in Side]
 REASONS = [reason.value for reason in Reason]
+#: The outcome's numbers the simulator averages: the day the game was decided.
+AVERAGES = {"day": "days"}
+PLAYERS_COLUMN = "cats"
+
+#: The discussion limit of the command lines when none is given (the lobby's default).
+DEFAULT_LIMIT = 120
+
+
+def settings_for(limit: int | None) -> dict[str, Any]:
+    """A ``--limit`` of the command lines is the discussion limit (RULES §3.5)."""
+    return {"discussion_limit": DEFAULT_LIMIT if limit is None else limit}
+
+
+def outcome_of(state: GameState) -> dict[str, Any] | None:
+    return state.outcome.model_dump(mode="json") if state.outcome else None
 
 DEMO_TITLE = "🐈 Catch the Witch"
 
