@@ -54,6 +54,7 @@ def settings_for(limit: int | None) -> dict[str, Any]:
 def outcome_of(state: GameState) -> dict[str, Any] | None:
     return state.outcome.model_dump(mode="json") if state.outcome else None
 
+
 DEMO_TITLE = "🐈 Catch the Witch"
 
 
