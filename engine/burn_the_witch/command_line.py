@@ -1,0 +1,276 @@
+"""Burn the Witch's helpers for the command lines (engine/simulate.py, replay.py, demo.py),
+found through ``BurnTheWitch.command_line`` (engine/command_lines.py says what they are).
+
+Everything here drives the game through its ``Game`` interface alone (new_game, start,
+apply, time_out, views, bot_move), as the room service does: the bots read only the
+view their phone would show, and a bot's move goes through the same checks as a phone's.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import GameError
+from ..rng import Rng, seed_state
+from .game import BurnTheWitch
+
+__all__ = [
+    "AVERAGES",
+    "DEMO_TITLE",
+    "PLAYERS_COLUMN",
+    "REASONS",
+    "SIDES",
+    "GameRun",
+    "Narrator",
+    "ReplayError",
+    "Scenario",
+    "bot_names",
+    "load",
+    "outcome_of",
+    "play",
+    "play_new",
+    "run",
+    "settings_for",
+]
+
+GAME = BurnTheWitch()
+
+#: The simulator's columns: who won and why (RULES-burn-the-witch §1).
+SIDES = ["zealots", "sympathizers"]
+REASONS = ["all_witches_burned", "threshold_reached"]
+#: The outcome's numbers the simulator averages.
+AVERAGES = {"rounds": "rounds", "trials": "trials", "hexes": "hexes"}
+PLAYERS_COLUMN = "players"
+DEMO_TITLE = "🔥 Burn the Witch"
+
+#: Seconds a bot takes per action in simulated time (well inside every limit).
+BOT_THINKING_SECONDS = 0.2
+#: A game removes a villager every round or effect (§8), so 30 villagers end it long
+#: before this; the bound only stops a broken engine or bot from looping for ever.
+MAX_ACTIONS = 5_000
+
+Observer = Callable[[dict, Any], None]
+
+
+def settings_for(limit: int | None) -> dict[str, Any]:
+    """A ``--limit`` of the command lines turns §6's timers on at that many seconds."""
+    return {} if limit is None else {"timers": True, "timer_seconds": limit}
+
+
+def bot_names(count: int) -> list[str]:
+    return [f"Bot{i}" for i in range(1, count + 1)]
+
+
+def _count(history: list[dict], **match: str) -> int:
+    return sum(1 for event in history if all(event.get(k) == v for k, v in match.items()))
+
+
+def outcome_of(state: Any) -> dict[str, Any] | None:
+    """Who won, why, in which round, how many Trials by Fire were decided, and how many
+    villagers a hex cost (§5's penalties, retributive ones included)."""
+    table = GAME.table_view(state)
+    result = table["result"]
+    if result is None:
+        return None
+    history = table["history"]
+    return {
+        "winner": result["winner"],
+        "reason": result["reason"],
+        "rounds": table["round"],
+        "trials": _count(history, kind="trial"),
+        "hexes": _count(history, kind="burn", cause="hex"),
+    }
+
+
+@dataclass
+class GameRun:
+    state: Any
+    actions: int = 0
+    illegal_actions: int = 0
+    timeouts: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def play(
+    state: Any,
+    bot_seed: int = 0,
+    now: float = 0.0,
+    observer: Observer | None = None,
+    bot_players: set[str] | None = None,
+) -> GameRun:
+    """Let bots (every player, or ``bot_players``) act until the game ends.
+
+    After each move every player's view is built anew, as the backend pushes them; the
+    first player in seat order whose bot wants to act does. When no bot wants to, the
+    step's deadline passes and the game times out, as the backend's timer would.
+    """
+    rng = Rng(seed_state(bot_seed))
+    run = GameRun(state=state)
+    while not GAME.is_over(run.state) and run.actions < MAX_ACTIONS:
+        move = None
+        for name, seen in GAME.views(run.state).items():
+            if (bot_players is not None and name not in bot_players) or not seen["me"]["can"]:
+                continue
+            move = GAME.bot_move(seen, rng)
+            if move is not None:
+                move = {**move, "player": name}
+                break
+        if move is None:
+            deadline = GAME.deadline(run.state)
+            if deadline is None:
+                break  # waiting for a player who is not a bot
+            now = max(now, deadline)
+            run.state, _ = GAME.time_out(run.state, now)
+            run.timeouts += 1
+            move = {"type": "timeout"}
+        else:
+            try:
+                run.state, _ = GAME.apply(run.state, GAME.parse_move(move), now)
+            except GameError as exc:
+                run.illegal_actions += 1
+                run.errors.append(f"{move}: {exc}")
+                if len(run.errors) > 20:
+                    break  # a bot repeating a refused move would loop for ever
+                continue
+            now += BOT_THINKING_SECONDS
+        run.actions += 1
+        if observer:
+            observer(move, run.state)
+    return run
+
+
+def new_state(count: int, seed: int, settings: dict | None = None) -> Any:
+    names = bot_names(count)
+    return GAME.new_game(names, GAME.parse_settings(settings or {}), seed, names[0])
+
+
+def play_new(
+    count: int, seed: int, settings: dict | None = None, observer: Observer | None = None
+) -> GameRun:
+    state, _ = GAME.start(new_state(count, seed, settings), 0.0)
+    return play(state, bot_seed=seed, observer=observer)
+
+
+# -- the demo ---------------------------------------------------------------------------------
+#: How the demo tells each kind of public event (views.py's history).
+STORY = {
+    "accuse": "\n🗣  Round {round}: {accuser} accuses the villagers with {trait}.",
+    "vote": "   🗳  Burn {burn}, save {save}: {outcome}.",
+    "burn": "   🔥 {by} burns {villager} ({owner}'s house, {cause}): {identity}.",
+    "hexed": "   🕯  {owner}'s house is hexed.",
+    "trial": "   👉 Trial by Fire: {pointing} — {chosen} must burn one of their own.",
+    "retribution": "   ⚖️  {by} lays the hex on {target}.",
+    "timed_out": "   ⌛ {player} ran out of time ({step}).",
+}
+
+
+def describe(event: dict[str, Any]) -> str:
+    """One public event of the history as a line of the story."""
+    fields = dict(event)
+    if event["kind"] == "trial":
+        pointing = ", ".join(f"{k}→{v}" for k, v in event["points"].items())
+        fields["pointing"] = pointing or "nobody pointed"
+    template = STORY.get(event["kind"])
+    return template.format(**fields) if template else f"   {event}"
+
+
+class Narrator:
+    """Prints the public story as it unfolds: each new event of the table's history."""
+
+    def __init__(self, out=None):
+        self.out = out  # None: whatever sys.stdout is when printing
+        self.told = 0
+
+    def __call__(self, action: dict, state: Any) -> None:
+        table = GAME.table_view(state)
+        for event in table["history"][self.told :]:
+            print(describe(event), file=self.out)
+        self.told = len(table["history"])
+        result = table["result"]
+        if result is not None:
+            print(f"\n🏁 {result['winner'].upper()} win: {result['reason']} in round "
+                  f"{table['round']}.", file=self.out)  # fmt: skip
+            for name, faction in result["factions"].items():
+                print(f"   {name:8} {faction}", file=self.out)
+
+
+# -- the replay -------------------------------------------------------------------------------
+#: Simulated seconds between two actions of a replay (well inside every limit).
+SECONDS_PER_ACTION = 1.0
+#: Moves everyone at the table sees; the others (the coven's direction, ballots, points
+#: before they are revealed) are not echoed, not even their type: the history's public
+#: events carry what the table learns of them.
+PUBLIC_ACTIONS = frozenset({"accuse", "execute", "choose_villager", "retribute", "mark_away",
+                            "timeout"})  # fmt: skip
+
+
+class Scenario(BaseModel):
+    """A replay file (docs/replay.md): the deal comes from ``seed``."""
+
+    model_config = ConfigDict(extra="forbid")
+    players: list[str]
+    seed: int = 0
+    settings: dict[str, Any] = Field(default_factory=dict)
+    actions: list[dict[str, Any]]
+    #: Free text for people reading the file.
+    description: str | None = None
+    #: The outcome the file is meant to reach (tests check it; the replay ignores it).
+    expect: dict[str, Any] | None = None
+
+
+class ReplayError(Exception):
+    def __init__(self, index: int, action: dict, error: GameError):
+        kind = action.get("type", "?") if isinstance(action, dict) else "?"
+        super().__init__(f"action {index} ({kind}): {error}")
+        self.index = index
+
+
+def load(path: str | Path) -> Scenario:
+    return Scenario.model_validate_json(Path(path).read_text(encoding="utf-8"))
+
+
+def scenario_state(scenario: Scenario) -> Any:
+    """The scenario's new game, started at 0 s (GameError if its setup breaks a rule)."""
+    settings = GAME.parse_settings(scenario.settings)
+    problem = GAME.start_problem(settings, len(scenario.players))
+    if problem is not None:
+        raise problem
+    state = GAME.new_game(scenario.players, settings, scenario.seed, scenario.players[0])
+    return GAME.start(state, 0.0)[0]
+
+
+def run(scenario: Scenario, out: TextIO | None = None) -> Any:
+    """Play every action; write public news to ``out``; raise ReplayError on a bad one."""
+    state = scenario_state(scenario)
+    now = 0.0
+    for index, action in enumerate(scenario.actions):
+        told = len(GAME.table_view(state)["history"])
+        try:
+            if action.get("type") == "timeout":
+                now = max(now, GAME.deadline(state) or now)  # the engine refuses a step
+                state, _ = GAME.time_out(state, now)  # without a limit
+            else:
+                now += SECONDS_PER_ACTION
+                state, _ = GAME.apply(state, GAME.parse_move(action), now)
+        except GameError as exc:
+            raise ReplayError(index, action, exc) from exc
+        if out is not None:
+            out.write(json.dumps(event(index, action, state, told)) + "\n")
+    return state
+
+
+def event(index: int, action: dict, state: Any, told: int) -> dict[str, Any]:
+    """One output line: the action if public, the step it led to and the table's news."""
+    table = GAME.table_view(state)
+    line: dict[str, Any] = {"index": index}
+    if action.get("type") in PUBLIC_ACTIONS:
+        line["action"] = action
+    line.update(round=table["round"], phase=table["phase"])
+    news = table["history"][told:]
+    if news:
+        line["news"] = news
+    return line
