@@ -4,13 +4,14 @@ names it. The room service, the local stack and the command lines look games up 
 Tests may register a game of their own (``register``), e.g. tests/support/coin_game.py.
 """
 
+from .burn_the_witch.game import BurnTheWitch
 from .catch_the_witch.game import CatchTheWitch
 from .game import Game
 
 #: The game a room plays when its creator names none.
 DEFAULT_GAME = CatchTheWitch.key
 
-GAMES: dict[str, Game] = {game.key: game for game in (CatchTheWitch(),)}
+GAMES: dict[str, Game] = {game.key: game for game in (CatchTheWitch(), BurnTheWitch())}
 
 
 def game_of(key: str) -> Game:
