@@ -313,9 +313,8 @@ def _execute(r: Reading, rng: Rng) -> Move:
 
 def _point(r: Reading, rng: Rng) -> Move:
     trial = r.view.get("trial") or {}
-    mine = r.view["me"].get("my_point")
-    if isinstance(mine, dict) and mine.get("locked"):
-        return None
+    if r.view["me"].get("my_point") is not None:
+        return None  # a bot locks its point at once (§4)
     targets = [t for t in trial.get("targets", []) if t != r.me]
     if not targets:
         return None
@@ -344,8 +343,7 @@ def _choose_villager(r: Reading, rng: Rng) -> Move:
 def _retribute(r: Reading, rng: Rng) -> Move:
     """§5: lay the hex penalty on a pointer who is not an ally, the one with most villagers."""
     pending = r.view.get("pending") or {}
-    targets = [t for t in pending.get("targets") or pending.get("choices") or []
-               if t not in r.allies or r.faction == "zealot"]  # fmt: skip
+    targets = [t for t in pending.get("choices") or [] if t not in r.allies]
     if not targets:
         return {"type": "retribute", "target": None}
     most = max(r.living(t) for t in targets)
