@@ -53,6 +53,11 @@ AFTER_WITCH_WEIGHT = 0.3
 ZEALOT_HOUSE_VALUE = 1.0
 BEWITCHED_ALLY_VALUE = 0.5
 WITCH_ALLY_VALUE = 0.15
+#: The suspicion at which a player is as likely a sympathizer as a zealot.
+SUSPICION_MIDPOINT = 1.0
+#: An innocent burned by an executioner's choice: its house was likely no sympathizer's
+#: (a sympathizer executioner never burns an ally's).
+BURNED_FROM_TRUST = 0.3
 #: How much a sympathizer's choice leans to the table's suspects, to pass for a zealot.
 DISGUISE = 0.3
 #: A zealot's cost of uncovering a likely innocent in a hexed house (§5: they lose one of
@@ -134,6 +139,11 @@ class Reading:
             return base + DISGUISE * chance
         return 1.0 - chance
 
+    def house_value(self, owner: str) -> float:
+        """The value of a villager of ``owner``'s house drawn at random."""
+        values = [self.value(v) for v, o in self.owner.items() if o == owner]
+        return sum(values) / len(values) if values else 0.0
+
     def best(self, villagers: list[str], rng: Rng) -> str:
         """The most valuable of ``villagers``; ties drawn at random."""
         values = {v: self.value(v) for v in villagers}
@@ -142,15 +152,26 @@ class Reading:
 
     def expected(self, villagers: list[str], chooser: str | None) -> float:
         """What a burn among ``villagers`` is worth to this player when ``chooser`` picks:
-        the best of them if the chooser is on this player's side (as far as it knows),
-        the average otherwise. Nothing complying: anyone may burn (§3)."""
+        the best of them if the chooser is on this player's side, the worst if not, weighed
+        by how likely that is. Nothing complying: anyone may burn (§3)."""
         group = villagers or list(self.owner)
         if not group:
             return 0.0
         values = [self.value(v) for v in group]
-        if chooser == self.me or (self.knows_the_sympathizers and chooser in self.allies):
-            return max(values)
-        return sum(values) / len(values)
+        friendly = self.on_my_side(chooser)
+        return friendly * max(values) + (1 - friendly) * min(values)
+
+    def on_my_side(self, player: str | None) -> float:
+        """The chance ``player`` plays for this player's side: known for oneself and, for a
+        sympathizer dealt a witch, for everyone; otherwise read from their suspicion."""
+        if player is None:
+            return 0.5
+        if player == self.me:
+            return 1.0
+        if self.knows_the_sympathizers:
+            return 1.0 if player in self.allies else 0.0
+        sympathizer = 1 / (1 + math.exp(-(self.suspicion[player] - SUSPICION_MIDPOINT)))
+        return sympathizer if self.faction == "sympathizer" else 1 - sympathizer
 
 
 def _burns(view: View) -> list[tuple[str, dict]]:
@@ -187,6 +208,8 @@ def public_suspicion(view: View) -> Counter:
             innocent = _innocent(event["identity"])
             by = event["by"]
             score[by] += BURNED_INNOCENT_SUSPICION if innocent else -BURNED_WITCH_TRUST
+            if innocent and event["owner"] != by:
+                score[event["owner"]] -= BURNED_FROM_TRUST
             if accuser is not None:
                 score[accuser] += (
                     ACCUSED_INNOCENT_SUSPICION if innocent else -ACCUSED_WITCH_TRUST
@@ -318,13 +341,11 @@ def _point(r: Reading, rng: Rng) -> Move:
     targets = [t for t in trial.get("targets", []) if t != r.me]
     if not targets:
         return None
-    if r.faction == "zealot":
-        ranked = {t: r.suspicion[t] for t in targets}
-    elif r.knows_the_sympathizers:  # a zealot's house loses an innocent: the more it holds
+    if r.knows_the_sympathizers:  # a zealot's house loses an innocent: the more it holds
         ranked = {t: (t not in r.allies) * 10 + r.living(t) + DISGUISE * r.suspicion[t]
                   for t in targets}  # fmt: skip
-    else:
-        ranked = {t: -r.suspicion[t] for t in targets}
+    else:  # the chosen player burns one of their own at random: their house's mean value
+        ranked = {t: r.house_value(t) for t in targets}
     top = max(ranked.values())
     target = rng.choice([t for t in targets if ranked[t] >= top - 1e-9])
     return {"type": "point", "target": target, "locked": True}
