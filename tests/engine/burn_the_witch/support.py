@@ -1,9 +1,12 @@
 """Helpers for the Burn the Witch engine tests: a game dealt as a test wants it, moves by
 name, the clock, and bot play to the end."""
 
+import pytest
+
 from engine.burn_the_witch import apply, new_game, start
 from engine.burn_the_witch.game import BurnTheWitch
 from engine.burn_the_witch.state import Dealt, GameState, Settings
+from engine.errors import IllegalAction
 from engine.rng import Rng
 
 GAME = BurnTheWitch()
@@ -47,6 +50,15 @@ def started(houses: list[list[str]] | None = None, **kwargs) -> GameState:
 def move(state: GameState, player: str, now: float = T0 + 1, **fields) -> GameState:
     state, _ = apply(state, {**fields, "player": player}, now)
     return state
+
+
+def refused(state: GameState, player: str | None, now: float = 2000, **fields) -> str:
+    """The code of the refusal ``player``'s move gets (the state stays as it was)."""
+    before = state.model_dump_json()
+    with pytest.raises(IllegalAction) as caught:
+        apply(state, {**fields, "player": player}, now)
+    assert state.model_dump_json() == before
+    return caught.value.code
 
 
 def time_out(state: GameState) -> GameState:

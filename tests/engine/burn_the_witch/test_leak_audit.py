@@ -61,37 +61,25 @@ def test_the_audit_catches_identities_in_the_houses(monkeypatch):
     audit_catches(mid_game_states())
 
 
-def test_the_audit_catches_an_owner_shown_their_identities_in_villager_order(monkeypatch):
+def leak_into_private(monkeypatch, leak):
+    """Plant ``leak(state, player)``'s items in every private view."""
     private = views_module._private
+    monkeypatch.setattr(views_module, "_private", lambda s, p, public: {
+        **private(s, p, public), "leak": leak(s, p)})  # fmt: skip
 
-    def leaky(s, p, public):
-        view = private(s, p, public)
-        view["me"] = {**view["me"], "identities": [v.identity for v in p.villagers]}
-        return view
 
-    monkeypatch.setattr(views_module, "_private", leaky)
+def test_the_audit_catches_an_owner_shown_their_identities_in_villager_order(monkeypatch):
+    leak_into_private(monkeypatch, lambda s, p: [v.identity for v in p.villagers])
     audit_catches(mid_game_states())
 
 
 def test_the_audit_catches_another_players_faction(monkeypatch):
-    private = views_module._private
-
-    def leaky(s, p, public):
-        view = private(s, p, public)
-        return {**view, "factions": {q.name: q.faction for q in s.players}}
-
-    monkeypatch.setattr(views_module, "_private", leaky)
+    leak_into_private(monkeypatch, lambda s, p: {q.name: q.faction for q in s.players})
     audit_catches(mid_game_states())
 
 
 def test_the_audit_catches_the_ballots(monkeypatch):
-    private = views_module._private
-
-    def leaky(s, p, public):
-        view = private(s, p, public)
-        return {**view, "ballots": {n: b.burn for n, b in s.votes.items()}}
-
-    monkeypatch.setattr(views_module, "_private", leaky)
+    leak_into_private(monkeypatch, lambda s, p: {n: b.burn for n, b in s.votes.items()})
     audit_catches(mid_game_states())
 
 
@@ -107,11 +95,5 @@ def test_the_audit_catches_points_before_the_reveal(monkeypatch):
 
 
 def test_the_audit_catches_the_bewitched_shown_to_a_zealot(monkeypatch):
-    private = views_module._private
-
-    def leaky(s, p, public):
-        view = private(s, p, public)
-        return {**view, "bewitched": s.bewitched}
-
-    monkeypatch.setattr(views_module, "_private", leaky)
+    leak_into_private(monkeypatch, lambda s, p: s.bewitched)
     audit_catches(mid_game_states())

@@ -3,8 +3,7 @@ accuser; players without villagers; who uncovers."""
 
 import pytest
 
-from engine.burn_the_witch import all_views, apply, queries
-from engine.errors import IllegalAction
+from engine.burn_the_witch import all_views, queries
 
 from .support import (
     N,
@@ -13,16 +12,11 @@ from .support import (
     burn_by_round,
     house,
     move,
+    refused,
     started,
     villager_of,
     vote_all,
 )
-
-
-def refused(state, player, **fields) -> str:
-    with pytest.raises(IllegalAction) as caught:
-        apply(state, {**fields, "player": player}, 2000)
-    return caught.value.code
 
 
 def empty_house(state, name):

@@ -1,12 +1,9 @@
 """RULES-burn-the-witch.md §4 Devout and Trial by Fire: the 2-minute pointing, the reveal,
 ties, the chosen player's loss, chains."""
 
-import pytest
+from engine.burn_the_witch import all_views, tables
 
-from engine.burn_the_witch import all_views, apply, tables
-from engine.errors import IllegalAction
-
-from .support import D, N, W, burn_by_round, house, move, started, time_out, villager_of
+from .support import D, N, W, burn_by_round, house, move, refused, started, time_out, villager_of
 
 
 def deal():
@@ -21,12 +18,6 @@ def on_trial(**kwargs):
 
 def point(state, player, target, locked=True):
     return move(state, player, type="point", target=target, locked=locked)
-
-
-def refused(state, player, **fields):
-    with pytest.raises(IllegalAction) as caught:
-        apply(state, {**fields, "player": player}, 2000)
-    return caught.value.code
 
 
 def test_s4_a_burned_devout_starts_a_two_minute_trial_over_the_players_with_villagers():

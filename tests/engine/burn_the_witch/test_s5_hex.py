@@ -2,14 +2,11 @@
 innocent there loses a villager chosen by the house's owner; the retributive hex of a hexed
 owner chosen in a trial; §3's one effect queue, first in, first out."""
 
-import pytest
-
-from engine.burn_the_witch import all_views, apply
+from engine.burn_the_witch import all_views
 from engine.burn_the_witch.state import QueuedEffect
 from engine.burn_the_witch.turn import Turn
-from engine.errors import IllegalAction
 
-from .support import D, N, W, burn_by_round, house, move, started, time_out, villager_of
+from .support import D, N, W, burn_by_round, house, move, refused, started, time_out, villager_of
 
 
 def deal():
@@ -20,12 +17,6 @@ def hexed_bo(**kwargs):
     """Round 1: Ann accuses, Ed burns Bo's witch; round 2: Ed accuses, Di executes."""
     state = started(deal(), **kwargs)
     return burn_by_round(state, villager_of(state, "Bo", W))
-
-
-def refused(state, player, **fields):
-    with pytest.raises(IllegalAction) as caught:
-        apply(state, {**fields, "player": player}, 2000)
-    return caught.value.code
 
 
 def test_s5_a_burned_witch_hexes_her_house_for_all_to_see():

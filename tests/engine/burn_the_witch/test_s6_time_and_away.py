@@ -19,6 +19,7 @@ from .support import (
     house,
     move,
     play_with_bots,
+    refused,
     rig,
     started,
     time_out,
@@ -32,12 +33,6 @@ def deal():
 
 def timed(**kwargs):
     return started(deal(), timers=True, timer_seconds=60, **kwargs)
-
-
-def refused(state, player, now=2000, **fields):
-    with pytest.raises(IllegalAction) as caught:
-        apply(state, {**fields, "player": player}, now)
-    return caught.value.code
 
 
 # -- the optional timers ---------------------------------------------------------------------
