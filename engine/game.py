@@ -113,13 +113,15 @@ class Game(ABC):
         """The room's host powers have passed to ``player``."""
 
     # -- reading a state ----------------------------------------------------------------------
-    @abstractmethod
     def step(self, state: BaseModel) -> int:
-        """Increases on every change of step: timers and moves name the step they belong to."""
+        """Increases on every change of step: timers and moves name the step they belong to.
+        By default the state's ``step`` field."""
+        return state.step  # type: ignore[attr-defined]
 
-    @abstractmethod
     def deadline(self, state: BaseModel) -> float | None:
-        """When the current step times out (absolute seconds), or None."""
+        """When the current step times out (absolute seconds), or None. By default the
+        state's ``deadline`` field."""
+        return state.deadline  # type: ignore[attr-defined]
 
     @abstractmethod
     def is_over(self, state: BaseModel) -> bool: ...

@@ -73,6 +73,13 @@ MESSAGES = {
     "play_card": {"action": "play_card", "card": "fish"},
     "vote": {"action": "vote", "target": None},
     "mark_away": {"action": "mark_away", "target": "Di"},
+    # Burn the Witch's moves (engine/burn_the_witch/actions.py; its "vote" takes burn and save)
+    "bewitch": {"action": "bewitch", "direction": "left"},
+    "accuse": {"action": "accuse", "trait": "hat"},
+    "execute": {"action": "execute", "villager": "Agnes"},
+    "point": {"action": "point", "target": "Bo", "locked": True},
+    "choose_villager": {"action": "choose_villager", "villager": "Bram"},
+    "retribute": {"action": "retribute", "target": None},
 }  # fmt: skip
 #: A game move names the step of the view it was made on (docs/protocol.md).
 MESSAGES = {name: body if name in ROOM_ACTIONS else {**body, "step": 7}

@@ -13,7 +13,7 @@ from .setup import new_game, rematch, set_host
 from .state import GameState, Outcome, Settings
 from .steps import waiting_for
 from .turn import apply, start
-from .views import all_views, seat_step, view
+from .views import all_views, table_view, view
 
 __all__ = [
     "Action",
@@ -25,9 +25,9 @@ __all__ = [
     "new_game",
     "parse_action",
     "rematch",
-    "seat_step",
     "set_host",
     "start",
+    "table_view",
     "view",
     "waiting_for",
 ]

@@ -77,23 +77,17 @@ class BurnTheWitch(Game):
         return setup.set_host(state, player)
 
     # -- reading a state ----------------------------------------------------------------------
-    def step(self, state: GameState) -> int:
-        return state.step
-
-    def deadline(self, state: GameState) -> float | None:
-        return state.deadline
-
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"
 
     def seat_step(self, state: GameState, player: str) -> int:
-        return views.seat_step(state, player)
+        return state.step  # no step is secret: the witching hour is one scene for all
 
     def views(self, state: GameState) -> dict[str, View]:
         return views.all_views(state)
 
     def table_view(self, state: GameState) -> View:
-        return views.view(state, None)
+        return views.table_view(state)
 
     # -- bots ---------------------------------------------------------------------------------
     def bot_move(self, view: View, rng: Rng) -> BotMove:

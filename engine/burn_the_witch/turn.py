@@ -9,7 +9,8 @@ touched. The flow of the game (rounds, reveals, the effect queue) is in flow.py.
 from typing import Any
 
 from ..errors import IllegalAction
-from ..rng import Rng
+from ..moves import check_timer_due
+from ..turns import TurnBase
 from . import queries
 from .actions import (
     Accuse,
@@ -24,7 +25,6 @@ from .actions import (
     Vote,
     parse_action,
 )
-from .effects import Effect
 from .flow import Flow
 from .state import Ballot, GameState, Player
 from .steps import EVERY_STEP_MOVES, STEPS, waiting_for
@@ -47,18 +47,8 @@ def start(state: GameState, now: float):
     return turn.finish()
 
 
-class Turn(Flow):
+class Turn(TurnBase[GameState], Flow):
     """A private copy of the state, the RNG and the effects of one ``apply``."""
-
-    def __init__(self, state: GameState, now: float):
-        self.s = state
-        self.now = float(now)
-        self.rng = Rng(state.rng)
-        self.effects: list[Effect] = []
-
-    def finish(self) -> tuple[GameState, list[Effect]]:
-        self.s.rng = self.rng.state
-        return self.s, self.effects
 
     # -- dispatch ------------------------------------------------------------------------
     def act(self, action: Action, automatic: bool = False) -> None:
@@ -239,12 +229,7 @@ class Turn(Flow):
 
     def on_timeout(self, action: Timeout) -> None:
         s = self.s
-        if action.step is not None and action.step != s.step:
-            raise IllegalAction("That timer belongs to an earlier step.", "§6", code="timer_stale")
-        if s.deadline is None:
-            raise IllegalAction("This step has no timer.", "§6", code="timer_none")
-        if self.now < s.deadline:
-            raise IllegalAction("The time has not run out yet.", "§6", code="timer_not_due")
+        check_timer_due(action.step, s.step, s.deadline, self.now, "§6")
         on_timeout = STEPS[s.phase].on_timeout
         assert on_timeout is not None  # a step with a deadline has a timeout rule
         s.deadline = None

@@ -35,9 +35,9 @@ def view(state: GameState, player: str | None) -> View:
     return public if player is None else _private(state, state.player(player), public)
 
 
-def seat_step(state: GameState, player: str) -> int:
-    """No step is secret from anyone (the witching hour is the same scene for all)."""
-    return state.step
+def table_view(state: GameState) -> View:
+    """The table screen: the public part alone."""
+    return _public(state)
 
 
 def _public(s: GameState) -> View:

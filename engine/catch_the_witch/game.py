@@ -79,12 +79,6 @@ class CatchTheWitch(Game):
         return rules.set_host(state, player)
 
     # -- reading a state ----------------------------------------------------------------------
-    def step(self, state: GameState) -> int:
-        return state.step
-
-    def deadline(self, state: GameState) -> float | None:
-        return state.deadline
-
     def is_over(self, state: GameState) -> bool:
         return state.phase is Phase.GAME_OVER
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..errors import IllegalAction
-from ..rng import Rng
+from ..moves import check_timer_due
+from ..turns import TurnBase
 from . import tables
 from .abilities import AbilityRules
 from .actions import Action, MarkAway, Ok, Ready, Timeout, parse_action
@@ -62,18 +63,8 @@ for _phase, _step in STEPS.items():
         _STEPS_FOR_MOVE[_move] = _STEPS_FOR_MOVE.get(_move, frozenset()) | {_phase}
 
 
-class Turn(DayRules, NightRules, AbilityRules):
+class Turn(TurnBase[GameState], DayRules, NightRules, AbilityRules):
     """A private copy of the state, the RNG and the effects of one ``apply``."""
-
-    def __init__(self, state: GameState, now: float):
-        self.s = state
-        self.now = float(now)
-        self.rng = Rng(state.rng)
-        self.effects: list[Effect] = []
-
-    def finish(self) -> tuple[GameState, list[Effect]]:
-        self.s.rng = self.rng.state
-        return self.s, self.effects
 
     # -- dispatch ------------------------------------------------------------------------
     def act(self, action: Action) -> None:
@@ -201,13 +192,7 @@ class Turn(DayRules, NightRules, AbilityRules):
         target.away = True
 
     def on_timeout(self, action: Timeout) -> None:
-        s = self.s
-        if action.step is not None and action.step != s.step:
-            raise IllegalAction("That timer belongs to an earlier step.", "§9", code="timer_stale")
-        if s.deadline is None:
-            raise IllegalAction("This step has no timer.", "§9", code="timer_none")
-        if self.now < s.deadline:
-            raise IllegalAction("The time has not run out yet.", "§9", code="timer_not_due")
+        check_timer_due(action.step, self.s.step, self.s.deadline, self.now, "§9")
         self.timeout()
 
     def timeout(self) -> None:
