@@ -71,11 +71,18 @@ def choose_move(view: View, rng: Rng) -> Move:
     if not me or view.get("result") is not None:
         return None
     can = set(me.get("can", ()))
-    for kind, decide in _DECISIONS:
-        if kind in can:
-            move = decide(Reading.of(view), rng)
-            if move is not None:
-                return move
+    if me.get("my_vote") is not None:
+        can.discard("vote")  # a bot votes once (a vote may be changed, §3.2)
+    if me.get("my_point") is not None:
+        can.discard("point")  # and locks its point at once (§4)
+    decisions = [decide for kind, decide in _DECISIONS if kind in can]
+    if not decisions:
+        return None
+    reading = Reading.of(view)
+    for decide in decisions:
+        move = decide(reading, rng)
+        if move is not None:
+            return move
     return None
 
 
@@ -211,9 +218,7 @@ def public_suspicion(view: View) -> Counter:
             if innocent and event["owner"] != by:
                 score[event["owner"]] -= BURNED_FROM_TRUST
             if accuser is not None:
-                score[accuser] += (
-                    ACCUSED_INNOCENT_SUSPICION if innocent else -ACCUSED_WITCH_TRUST
-                )
+                score[accuser] += ACCUSED_INNOCENT_SUSPICION if innocent else -ACCUSED_WITCH_TRUST
             if outcome == "save" and trait is not None:
                 _spared(view, trait, save_share, score)
             accuser = None
@@ -316,7 +321,7 @@ def _accuse(r: Reading, rng: Rng) -> Move:
 
 
 def _vote(r: Reading, rng: Rng) -> Move:
-    if r.view["me"].get("my_vote") is not None or not r.view.get("accused_trait"):
+    if not r.view.get("accused_trait"):
         return None
     tokens = r.living(r.me)
     burn, save = _split(r, r.view["accused_trait"])
@@ -336,8 +341,6 @@ def _execute(r: Reading, rng: Rng) -> Move:
 
 def _point(r: Reading, rng: Rng) -> Move:
     trial = r.view.get("trial") or {}
-    if r.view["me"].get("my_point") is not None:
-        return None  # a bot locks its point at once (§4)
     targets = [t for t in trial.get("targets", []) if t != r.me]
     if not targets:
         return None
