@@ -43,11 +43,12 @@ test-engine test-service test-integration test-e2e: test-%: $(STAMP)
 
 ## unit: the fast tests only (no random-game properties, no browser)
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests/engine tests/service --ignore=tests/engine/test_properties.py
+	$(BIN)/python -m pytest tests/engine tests/service --ignore=tests/engine/test_properties.py \
+		--ignore=tests/engine/burn_the_witch/test_properties.py
 
-## property: the random-game properties alone (PROPERTY_GAMES=520 by default)
+## property: the random-game properties alone, both games (PROPERTY_GAMES=520 by default)
 property: $(STAMP)
-	$(BIN)/python -m pytest tests/engine/test_properties.py
+	$(BIN)/python -m pytest tests/engine/test_properties.py tests/engine/burn_the_witch/test_properties.py
 
 ## bench: every benchmark (docs/performance.md), about 6 minutes; figures, no pass/fail
 bench: $(STAMP)
@@ -57,17 +58,21 @@ bench: $(STAMP)
 	$(BIN)/python bench/imports.py
 	$(BIN)/python bench/local_stack.py
 
-## balance: the RULES §11 measurement behind docs/balance.md (about 15 minutes on 2 cores)
+## balance: the measurements behind docs/balance.md (RULES §11, about 15 minutes on 2 cores)
+## and docs/balance-burn-the-witch.md (about 10 minutes more)
 balance: $(STAMP)
 	$(BIN)/python -m engine.simulate --players 4-12 --games 2000 --workers 2
+	$(BIN)/python -m engine.simulate --game burn_the_witch --players 5-10 --games 2000 --workers 2
 
 ## screens: docs/screens/*.png, every screen at 360×640 from a UI-only game (needs chromium)
 screens: $(STAMP)
 	$(BIN)/python -m tests.support.screens
 
-## scenarios: rewrite tests/engine/scenarios/*.json from tests/engine/scenarios/generate.py
+## scenarios: rewrite tests/engine/scenarios/*.json and tests/engine/burn_the_witch/scenarios/*.json
+## from the generate.py beside them
 scenarios: $(STAMP)
 	$(BIN)/python -m tests.engine.scenarios.generate
+	$(BIN)/python -m tests.engine.burn_the_witch.scenarios.generate
 
 ## package: build/lambda = functions/ + engine/ + the pinned runtime wheels for Lambda
 ## (arm64, Python 3.12), with bytecode compiled by Python 3.12 (no recompiling at cold start)
