@@ -19,7 +19,7 @@ How they reason (RULES-burn-the-witch):
   pick among equally good villagers leans to the houses the table suspects.
 - A **bewitched** sympathizer knows only their own side: they read the table like a
   zealot and aim at the villagers least likely to be witches.
-- The coven taps the side whose first non-sympathizer accuses soonest.
+- The coven taps a player who will execute for an ally (the ally's right neighbour).
 """
 
 import math
@@ -275,24 +275,22 @@ def _seats(view: View) -> list[str]:
 
 
 def _bewitch(r: Reading, rng: Rng) -> Move:
-    """§2: the first non-sympathizer each way; tap the one who accuses sooner (accusers
-    pass to the right), so the new ally has a say early."""
+    """§2: the first non-sympathizer each way is the candidate. A player is the executioner
+    of the player to their left (§3.2: the accuser's nearest right), so the coven taps a
+    candidate whose left neighbour is a sympathizer: when that ally accuses, the bewitched
+    burns. Going right that always holds; going left, only if an ally sits beyond."""
     seats = _seats(r.view)
+    count = len(seats)
     at = seats.index(r.me)
 
-    def target(step: int) -> str:
-        for k in range(1, len(seats)):
-            name = seats[(at + step * k) % len(seats)]
-            if name not in r.allies:
-                return name
-        return seats[(at + step) % len(seats)]
+    def candidate(step: int) -> int:
+        return next((at + step * k) % count for k in range(1, count)
+                    if seats[(at + step * k) % count] not in r.allies)  # fmt: skip
 
-    start = seats.index(r.view["accuser"]) if r.view.get("accuser") in seats else at
-    soon = {name: (start - seats.index(name)) % len(seats) for name in seats}
-    left, right = target(+1), target(-1)
-    if soon[left] == soon[right]:
+    left = candidate(+1)  # left is the next seat clockwise
+    if seats[(left + 1) % count] in r.allies:
         return {"type": "bewitch", "direction": rng.choice(["left", "right"])}
-    return {"type": "bewitch", "direction": "left" if soon[left] < soon[right] else "right"}
+    return {"type": "bewitch", "direction": "right"}
 
 
 def _split(r: Reading, trait: str) -> tuple[list[str], list[str]]:
