@@ -88,11 +88,11 @@ def test_s4_points_not_locked_in_time_count_as_they_stand():
 
 
 def test_s4_a_tie_goes_to_the_most_villagers():
-    state = on_trial()  # Cy has 3 villagers left, Di 4
-    for pointer, target in [("Ann", "Cy"), ("Bo", "Cy"), ("Ed", "Di"), ("Cy", "Di")]:
+    state = on_trial()  # Cy has 3 villagers left, Bo 4; going right from Ann, Cy comes first
+    for pointer, target in [("Ann", "Cy"), ("Di", "Cy"), ("Ed", "Bo"), ("Cy", "Bo")]:
         state = point(state, pointer, target)
     state = time_out(state)
-    assert state.trial.chosen == "Di"
+    assert state.trial.chosen == "Bo"
 
 
 def test_s4_then_to_the_first_going_right_from_the_rounds_accuser():
