@@ -20,8 +20,13 @@ What such a module provides (the command lines use nothing else):
 """
 
 import importlib
+from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
+from .errors import GameError
 from .games import DEFAULT_GAME, GAMES
 
 
@@ -39,3 +44,30 @@ def helpers_of(key: str = DEFAULT_GAME) -> ModuleType:
             f"The game {key!r} has no simulator support (simulate, replay and demo need it)."
         )
     return importlib.import_module(module)
+
+
+class ScenarioFile(BaseModel):
+    """The fields every game's replay file has (docs/replay.md); a game's ``Scenario``
+    adds its settings and pinned draws."""
+
+    model_config = ConfigDict(extra="forbid")
+    players: list[str]
+    seed: int = 0
+    actions: list[dict[str, Any]]
+    #: Free text for people reading the file.
+    description: str | None = None
+    #: The outcome the file is meant to reach (tests check it; the replay ignores it).
+    expect: dict[str, Any] | None = None
+
+    @classmethod
+    def load(cls, path: str | Path):
+        return cls.model_validate_json(Path(path).read_text(encoding="utf-8"))
+
+
+class ReplayError(Exception):
+    """A replay's action was refused: names the action's index and type, and the rule."""
+
+    def __init__(self, index: int, action: dict, error: GameError):
+        kind = action.get("type", "?") if isinstance(action, dict) else "?"
+        super().__init__(f"action {index} ({kind}): {error}")
+        self.index = index

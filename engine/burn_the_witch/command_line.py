@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ..command_lines import ReplayError, ScenarioFile
 from ..errors import GameError
 from ..rng import Rng, seed_state
 from .game import BurnTheWitch
@@ -208,29 +209,14 @@ PUBLIC_ACTIONS = frozenset({"accuse", "execute", "choose_villager", "retribute",
                             "timeout"})  # fmt: skip
 
 
-class Scenario(BaseModel):
+class Scenario(ScenarioFile):
     """A replay file (docs/replay.md): the deal comes from ``seed``."""
 
-    model_config = ConfigDict(extra="forbid")
-    players: list[str]
-    seed: int = 0
     settings: dict[str, Any] = Field(default_factory=dict)
-    actions: list[dict[str, Any]]
-    #: Free text for people reading the file.
-    description: str | None = None
-    #: The outcome the file is meant to reach (tests check it; the replay ignores it).
-    expect: dict[str, Any] | None = None
-
-
-class ReplayError(Exception):
-    def __init__(self, index: int, action: dict, error: GameError):
-        kind = action.get("type", "?") if isinstance(action, dict) else "?"
-        super().__init__(f"action {index} ({kind}): {error}")
-        self.index = index
 
 
 def load(path: str | Path) -> Scenario:
-    return Scenario.model_validate_json(Path(path).read_text(encoding="utf-8"))
+    return Scenario.load(path)
 
 
 def scenario_state(scenario: Scenario) -> Any:

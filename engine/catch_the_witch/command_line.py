@@ -9,8 +9,9 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from ..command_lines import ReplayError, ScenarioFile
 from ..errors import GameError
 from .autoplay import play_new
 from .domain import Phase, Reason, Side
@@ -117,29 +118,14 @@ SECONDS_PER_ACTION = 1.0
 PUBLIC_ACTIONS = frozenset({"ready", "ok", "end_talk", "propose", "mark_away", "timeout"})
 
 
-class Scenario(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    players: list[str]
-    seed: int = 0
+class Scenario(ScenarioFile):
     settings: Settings = Field(default_factory=Settings)
     roles: dict[str, str] | None = None
     required: list[list[str]] | None = None
-    actions: list[dict[str, Any]]
-    #: Free text for people reading the file.
-    description: str | None = None
-    #: The outcome the file is meant to reach (tests check it; the replay ignores it).
-    expect: dict[str, Any] | None = None
-
-
-class ReplayError(Exception):
-    def __init__(self, index: int, action: dict, error: GameError):
-        kind = action.get("type", "?") if isinstance(action, dict) else "?"
-        super().__init__(f"action {index} ({kind}): {error}")
-        self.index = index
 
 
 def load(path: str | Path) -> Scenario:
-    return Scenario.model_validate_json(Path(path).read_text(encoding="utf-8"))
+    return Scenario.load(path)
 
 
 def run(scenario: Scenario, out: TextIO | None = None) -> GameState:
