@@ -136,3 +136,8 @@ def test_s4_the_only_target_has_nobody_to_point_at():
     state = burn_by_round(state, villager_of(state, "Cy", D))
     assert state.trial.targets == ["Ann"] and "Ann" not in state.trial.pointers
     assert refused(state, "Ann", type="point", target="Bo") == "btw_cannot_point"
+
+
+def test_s4_the_trial_takes_two_minutes_whatever_the_rooms_timer():
+    state = on_trial(timers=True, timer_seconds=30)
+    assert state.deadline == 1001 + tables.TRIAL_SECONDS == 1001 + 120
