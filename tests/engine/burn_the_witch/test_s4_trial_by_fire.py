@@ -124,3 +124,20 @@ def test_s4_the_chosen_players_choice_is_made_at_random_when_its_time_runs_out()
     state = time_out(state)
     assert len(house(state, "Ann")) == len(before) - 1
     assert state.history[-1]["by"] == "Ann"
+
+
+def test_s4_the_only_target_has_nobody_to_point_at():
+    state = started(deal())
+    keep = villager_of(state, "Cy", D)
+    for name in ("Bo", "Cy", "Di", "Ed"):  # surgery: every house but Ann's leaves the table
+        player = state.player(name)
+        player.villagers = [v for v in player.villagers if v.name == keep]
+    state.executioner = "Cy"
+    state = burn_by_round(state, villager_of(state, "Cy", D))
+    assert state.trial.targets == ["Ann"] and "Ann" not in state.trial.pointers
+    assert refused(state, "Ann", type="point", target="Bo") == "btw_cannot_point"
+
+
+def test_s4_the_trial_takes_two_minutes_whatever_the_rooms_timer():
+    state = on_trial(timers=True, timer_seconds=30)
+    assert state.deadline == 1001 + tables.TRIAL_SECONDS == 1001 + 120

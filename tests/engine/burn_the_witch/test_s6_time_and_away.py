@@ -191,3 +191,26 @@ def test_s6_a_rematch_waits_for_the_end_and_deals_again_with_the_same_seats():
     assert again.step > over.step and again.phase == "witching_hour" and again.outcome is None
     assert [p.name for p in again.players] == NAMES[:6]
     assert GAME.set_host(again, "Cy").host == "Cy" and again.host == "Ann"
+
+
+def test_s6_late_voters_penalties_may_empty_the_executioners_house_then_the_next_executes():
+    state = timed()
+    ed = state.player("Ed")
+    ed.burned += ed.villagers[1:]
+    ed.villagers = ed.villagers[:1]
+    state = move(state, "Ann", type="accuse", trait=a_trait_of(state, house(state, "Bo")[0]))
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        state = move(state, name, type="vote", burn=4, save=0)
+    state = time_out(state)  # Ed, the executioner, never voted
+    assert state.pending.payer == "Ed"
+    state = move(state, "Ed", type="choose_villager", villager=house(state, "Ed")[0])
+    assert state.phase == "execute" and state.executioner == "Di"
+    state = move(state, "Di", type="execute", villager=state_complying_innocent(state))
+    assert state.accuser == "Di"
+
+
+def state_complying_innocent(state):
+    from engine.burn_the_witch.queries import complying, living
+
+    plain = {v.name for _, v in living(state) if v.identity == N}
+    return next(name for name in complying(state) if name in plain)
