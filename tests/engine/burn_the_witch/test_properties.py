@@ -1,4 +1,5 @@
-"""Random Burn the Witch games (hypothesis): every count 5–10, timers off and on, Away marks.
+"""Random Burn the Witch games (hypothesis): every count 5–10, timers off and on, Away marks,
+silent phones (with timers on).
 
 Checks for every game (RULES-burn-the-witch §8): it ends, exactly one faction wins, victory
 is checked after every execution (the game ends at the first burn that meets a victory
@@ -28,7 +29,10 @@ def games(draw):
     seed = draw(st.integers(0, 2**32))
     limit = draw(st.sampled_from([None, 30, 120]))
     away = draw(st.lists(st.integers(0, count - 1), max_size=2, unique=True))
-    return count, seed, limit, away
+    # With timers on, a silent phone's steps time out: §6's penalties, and more random
+    # choices (trials choosing a hexed owner: retributions).
+    silent = draw(st.lists(st.integers(0, count - 1), max_size=2, unique=True)) if limit else []
+    return count, seed, limit, away, silent
 
 
 def victory_met(witches_burned: int, innocents_burned: int, state) -> str | None:
@@ -60,7 +64,7 @@ def assert_victory_checked_after_every_burn(state, table: dict) -> None:
 @settings(max_examples=GAMES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(games())
 def test_random_games_end_properly_and_never_leak(game):
-    count, seed, limit, away = game
+    count, seed, limit, away, silent = game
     state, _ = GAME.start(new_state(count, seed, settings_for(limit)), 0.0)
     names = [p.name for p in state.players]
     for index in away:  # the host marks a few players Away from the start
@@ -83,7 +87,8 @@ def test_random_games_end_properly_and_never_leak(game):
         # games at every step).
         assert_no_leak(now_state, viewers[now_state.step % len(viewers)], audit)
 
-    run = play(state, bot_seed=seed, observer=observe)
+    bots = {name for index, name in enumerate(names) if index not in silent}
+    run = play(state, bot_seed=seed, observer=observe, bot_players=bots)
     final = run.state
     assert run.illegal_actions == 0, run.errors[:3]
     assert GAME.is_over(final)
