@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     run = game.play_new(args.players, args.seed, game.settings_for(args.limit), observer=narrator)
     print(f"\n{run.actions} actions, {run.timeouts} timers fired, "
           f"{run.illegal_actions} illegal actions.")  # fmt: skip
-    print("Play it on phones: make dev (README.md).")
+    print(game.DEMO_ON_PHONES)
     return 0
 
 

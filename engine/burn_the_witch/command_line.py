@@ -21,6 +21,7 @@ from .game import BurnTheWitch
 
 __all__ = [
     "AVERAGES",
+    "DEMO_ON_PHONES",
     "DEMO_TITLE",
     "PLAYERS_COLUMN",
     "REASONS",
@@ -47,6 +48,8 @@ REASONS = ["all_witches_burned", "threshold_reached"]
 AVERAGES = {"rounds": "rounds", "trials": "trials", "hexes": "hexes"}
 PLAYERS_COLUMN = "players"
 DEMO_TITLE = "🔥 Burn the Witch"
+#: The demo's last line: where people can play it (its phone screens are issue 14's).
+DEMO_ON_PHONES = "Phones: not yet (the rooms can host it, the phone has no screens for it yet)."
 
 #: Seconds a bot takes per action in simulated time (well inside every limit).
 BOT_THINKING_SECONDS = 0.2

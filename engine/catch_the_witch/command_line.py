@@ -22,6 +22,7 @@ from .views import view
 
 __all__ = [
     "AVERAGES",
+    "DEMO_ON_PHONES",
     "DEMO_TITLE",
     "PLAYERS_COLUMN",
     "REASONS",
@@ -57,6 +58,8 @@ def outcome_of(state: GameState) -> dict[str, Any] | None:
 
 
 DEMO_TITLE = "🐈 Catch the Witch"
+#: The demo's last line: where people can play it.
+DEMO_ON_PHONES = "Play it on phones: make dev (README.md)."
 
 
 class Narrator:
