@@ -74,7 +74,8 @@ LAMBDA_PLATFORM_LOG_BYTES = 330
 #: When this many seats or fewer have a move to make, they make it at once (threads): the
 #: last voters of a vote, the two witches, the last cats to choose a place.
 TOGETHER_AT_MOST = 3
-#: Heartbeats are sampled every so many moves: each phone pings once (with its view's rev).
+#: Heartbeats are sampled every so many rounds of play: each phone pings once (with its
+#: view's rev), and the mean ping is scaled to a game's heartbeats.
 HEARTBEAT_SAMPLE_EVERY = 150
 #: The unit of work's recheck wait is billed in full but slept for this fraction.
 REAL_SLEEP_FRACTION = 0.25
@@ -371,14 +372,22 @@ def summarise(game: Game) -> dict:
         "store_calls_within": within,
         "write_units": sum(c.write_units for c in game_calls),
         "read_units": sum(c.read_units for c in game_calls),
-        "write_units_moves": sum(c.write_units for i in moves for c in i.dynamodb()),
         "dynamodb_ops_per_move": {op: n / len(moves) for op, n in ops.most_common()},
         "failed_writes": sum(c.failed for c in game_calls),
+        "timers_sent": dict(
+            Counter(
+                json.loads(c.params["MessageBody"])["kind"]
+                for i in played
+                for c in i.calls
+                if c.op == "send_message"
+            )
+        ),
         "slept_ms": sum(i.slept_seconds for i in played) * 1000,
         "duration_ms": [duration_ms(i) for i in played],
         "move_duration_ms": [duration_ms(i) for i in moves],
         "log_bytes": sum(i.log_bytes for i in played),
         "room_json": game.room_json,
+        "room_item": [size for i in invocations for size in i.room_item_sizes()],
         "costs": dict(costs),
         "data_out_if_billed": out_bytes / 1e9 * PRICE["data_out_gb"],
         "cost": sum(costs.values()),
@@ -419,12 +428,17 @@ def report(games: list[dict]) -> dict:
         "moves_together_per_game": [g["moves_together"] for g in games],
         "moves_refused_per_game": [g["moves_refused"] for g in games],
         "failed_conditional_writes_per_game": [g["failed_writes"] for g in games],
+        "timers_sent_per_game": [g["timers_sent"] for g in games],
         "dynamodb_calls_per_move": {
             op: round(statistics.fmean(g["dynamodb_ops_per_move"].get(op, 0) for g in games), 3)
             for op in sorted({op for g in games for op in g["dynamodb_ops_per_move"]})
         },
         "largest_message_bytes": max(g["largest_message"] for g in games),
         "room_json_bytes": max(g["room_json"] for g in games),
+        "room_item_bytes": {
+            "end": max(g["room_item"][-1] for g in games),
+            "max": max(max(g["room_item"]) for g in games),
+        },
         "move_duration_ms": {
             "p50": round(statistics.median(every("move_duration_ms")), 1),
             "p95": round(statistics.quantiles(every("move_duration_ms"), n=20)[-1], 1),
@@ -465,9 +479,11 @@ def print_text(figures: dict) -> None:
     print(f"DynamoDB per move: write units {figures['write_units_per_move']}, read units "
           f"{figures['read_units_per_move']}; calls {figures['dynamodb_calls_per_move']}")  # fmt: skip
     print(f"refused moves {figures['moves_refused_per_game']}, failed conditional writes "
-          f"{figures['failed_conditional_writes_per_game']}")  # fmt: skip
-    print(f"largest message {figures['largest_message_bytes']:,} bytes; room JSON "
-          f"{figures['room_json_bytes']:,} bytes; move duration {figures['move_duration_ms']}")  # fmt: skip
+          f"{figures['failed_conditional_writes_per_game']}, timers sent "
+          f"{figures['timers_sent_per_game']}")  # fmt: skip
+    print(f"largest message {figures['largest_message_bytes']:,} bytes; room item "
+          f"{figures['room_item_bytes']} bytes stored ({figures['room_json_bytes']:,} bytes of "
+          f"JSON); move duration {figures['move_duration_ms']}")  # fmt: skip
     print(f"assumptions: {figures['assumptions']}")
 
 

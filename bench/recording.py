@@ -38,6 +38,8 @@ class Call:
     in_handler_thread: bool
     read_units: float = 0.0
     write_units: float = 0.0
+    #: A successful write's items, each as (its key's sort key, its size after the write).
+    written: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -68,18 +70,13 @@ class Invocation:
             count += call.service == "dynamodb" and call.in_handler_thread
         return count
 
+    def room_item_sizes(self) -> list[int]:
+        """The room item's size after each write of it."""
+        return [size for call in self.dynamodb() for sk, size in call.written if sk == "ROOM"]
+
     def writes_room(self) -> bool:
         """Whether it wrote a room item (a step ended, or the room changed otherwise)."""
-        for call in self.dynamodb():
-            if call.op not in WRITES or call.failed:
-                continue
-            entries = call.params.get("TransactItems") or [{"": call.params}]
-            for entry in entries:
-                ((_, action),) = entry.items()
-                key = action.get("Key") or action.get("Item") or {}
-                if key.get(SORT, {}).get("S") == "ROOM":
-                    return True
-        return False
+        return bool(self.room_item_sizes())
 
 
 def current() -> Invocation | None:
@@ -153,6 +150,9 @@ class Recorder:
                 call.read_units, call.write_units = dynamodb_units(
                     op, params, result, failed, before, after
                 )
+            if after:  # a write that succeeded
+                keys = _write_keys(op, params)
+                call.written = [(k[SORT]["S"], size) for k, size in zip(keys, after, strict=True)]
             (invocation.calls if invocation else self.outside).append(call)
         if error is not None:
             raise error
@@ -160,18 +160,26 @@ class Recorder:
 
     def _sizes(self, op: str, params: dict) -> list[int]:
         """The size of each item the write touches, as it is now (0: no such item)."""
-        if op == "transact_write_items":
-            tables = [next(iter(e.values()))["TableName"] for e in params["TransactItems"]]
-            keys = transaction_keys(params)
-            items = [next(iter(e.values())).get("Item") for e in params["TransactItems"]]
-            return [
-                self._size(t, k or _key_of(i)) for t, k, i in zip(tables, keys, items, strict=True)
-            ]
-        return [self._size(params["TableName"], params.get("Key") or _key_of(params["Item"]))]
+        return [self._size(table, key) for table, key in zip(
+            _write_tables(op, params), _write_keys(op, params), strict=True)]  # fmt: skip
 
     def _size(self, table: str, key: dict) -> int:
         found = self._real("dynamodb").get_item(TableName=table, Key=key, ConsistentRead=True)
         return item_size(found.get("Item"))
+
+
+def _write_keys(op: str, params: dict) -> list[dict]:
+    """The key of each item a write touches, in order."""
+    if op == "transact_write_items":
+        items = [next(iter(e.values())).get("Item") for e in params["TransactItems"]]
+        return [k or _key_of(i) for k, i in zip(transaction_keys(params), items, strict=True)]
+    return [params.get("Key") or _key_of(params["Item"])]
+
+
+def _write_tables(op: str, params: dict) -> list[str]:
+    if op == "transact_write_items":
+        return [next(iter(e.values()))["TableName"] for e in params["TransactItems"]]
+    return [params["TableName"]]
 
 
 def _key_of(item: dict) -> dict:
