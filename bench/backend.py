@@ -25,6 +25,7 @@ import sys
 import threading
 import warnings
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,11 +48,12 @@ from bench.billing import (  # noqa: E402
     apigw_messages,
     heartbeat_minutes,
 )
-from bench.recording import AWS_LOCK, InvocationPool, LogCapture, Recorder  # noqa: E402
+from bench.recording import AWS_LOCK, LogCapture, Recorder, attributed_submit  # noqa: E402
 from engine.catch_the_witch import bots  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from functions import connect, disconnect, message, timer  # noqa: E402
-from functions.room_service.adapters import apigateway, aws_client  # noqa: E402
+from functions.room_service.adapters import aws_client  # noqa: E402
+from functions.room_service.adapters.dynamodb import SORT  # noqa: E402
 from functions.room_service.entrypoints import lambda_app  # noqa: E402
 from functions.room_service.service import game_handlers  # noqa: E402
 from functions.room_service.service.commands import GAME_ACTIONS  # noqa: E402
@@ -104,7 +106,8 @@ def play_one_game(seed: int) -> Game:
         cloud = stack.enter_context(moto_cloud())
         stack.enter_context(mock.patch.object(aws_client, "client", recorder.client))
         stack.enter_context(mock.patch.object(game_handlers, "secrets", same_deal))
-        stack.enter_context(mock.patch.object(apigateway, "ThreadPoolExecutor", InvocationPool))
+        stack.enter_context(mock.patch.object(
+            ThreadPoolExecutor, "submit", attributed_submit(ThreadPoolExecutor.submit)))  # fmt: skip
         for name in ("add_metric", "flush_metrics"):  # one metric set, shared by threads
             stack.enter_context(_locked(AmazonCloudWatchEMFProvider, name))
         for route, module in ROUTES.items():
@@ -117,6 +120,7 @@ def play_one_game(seed: int) -> Game:
         stack.enter_context(mock.patch.object(lambda_app, "now", _ticking(cloud.clock)))
         names, tokens, code = cloud.table(CATS, {"discussion_limit": 120})
         service = lambda_app.timer_service()
+        # the unit of work's waits: billed in full, and their jitter seeded
         service.unit_of_work.sleep = functools.partial(
             recorder.sleep, real_fraction=REAL_SLEEP_FRACTION
         )
@@ -374,6 +378,13 @@ def summarise(game: Game) -> dict:
         "read_units": sum(c.read_units for c in game_calls),
         "dynamodb_ops_per_move": {op: n / len(moves) for op, n in ops.most_common()},
         "failed_writes": sum(c.failed for c in game_calls),
+        # the concurrent paths: a seat that waited to recheck the step, a move taken back
+        # because the step ended as it was written (orphan), a write retried on a conflict
+        "rechecks": sum(i.slept_seconds > 0 for i in moves),
+        "orphans_taken_back": sum(
+            c.op == "delete_item" and not c.failed and c.params["Key"][SORT]["S"].startswith("SUB#")
+            for c in game_calls
+        ),
         "timers_sent": dict(
             Counter(
                 json.loads(c.params["MessageBody"])["kind"]
@@ -428,6 +439,8 @@ def report(games: list[dict]) -> dict:
         "moves_together_per_game": [g["moves_together"] for g in games],
         "moves_refused_per_game": [g["moves_refused"] for g in games],
         "failed_conditional_writes_per_game": [g["failed_writes"] for g in games],
+        "rechecks_per_game": [g["rechecks"] for g in games],
+        "orphans_taken_back_per_game": [g["orphans_taken_back"] for g in games],
         "timers_sent_per_game": [g["timers_sent"] for g in games],
         "dynamodb_calls_per_move": {
             op: round(statistics.fmean(g["dynamodb_ops_per_move"].get(op, 0) for g in games), 3)
@@ -479,7 +492,9 @@ def print_text(figures: dict) -> None:
     print(f"DynamoDB per move: write units {figures['write_units_per_move']}, read units "
           f"{figures['read_units_per_move']}; calls {figures['dynamodb_calls_per_move']}")  # fmt: skip
     print(f"refused moves {figures['moves_refused_per_game']}, failed conditional writes "
-          f"{figures['failed_conditional_writes_per_game']}, timers sent "
+          f"{figures['failed_conditional_writes_per_game']}, rechecks "
+          f"{figures['rechecks_per_game']}, orphans taken back "
+          f"{figures['orphans_taken_back_per_game']}, timers sent "
           f"{figures['timers_sent_per_game']}")  # fmt: skip
     print(f"largest message {figures['largest_message_bytes']:,} bytes; room item "
           f"{figures['room_item_bytes']} bytes stored ({figures['room_json_bytes']:,} bytes of "

@@ -11,7 +11,6 @@ import io
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,18 +205,20 @@ class LogCapture(io.TextIOBase):
         return len(text)
 
 
-class InvocationPool(ThreadPoolExecutor):
-    """The pusher's thread pool, with each worker's calls counted to the invocation that
-    started it."""
+def attributed_submit(submit):
+    """ThreadPoolExecutor.submit, with the worker's calls counted to the invocation that
+    submitted the work (the pusher's posts run in a pool)."""
 
-    def map(self, fn, *iterables, **kwargs):
+    def submit_attributed(self, fn, /, *args, **kwargs):
         invocation = current()
 
-        def attributed(*args):
+        def run(*args, **kwargs):
             _current.invocation = invocation
             try:
-                return fn(*args)
+                return fn(*args, **kwargs)
             finally:
                 _current.invocation = None
 
-        return super().map(attributed, *iterables, **kwargs)
+        return submit(self, run, *args, **kwargs)
+
+    return submit_attributed
