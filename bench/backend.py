@@ -378,9 +378,10 @@ def summarise(game: Game) -> dict:
         "read_units": sum(c.read_units for c in game_calls),
         "dynamodb_ops_per_move": {op: n / len(moves) for op, n in ops.most_common()},
         "failed_writes": sum(c.failed for c in game_calls),
-        # the concurrent paths: a seat that waited to recheck the step, a move taken back
-        # because the step ended as it was written (orphan), a write retried on a conflict
-        "rechecks": sum(i.slept_seconds > 0 for i in moves),
+        # the concurrent paths: a move that waited (to recheck the step, or to retry after a
+        # conflict: failed_writes), a move taken back because the step ended as it was
+        # written (an orphan)
+        "waited": sum(i.slept_seconds > 0 for i in moves),
         "orphans_taken_back": sum(
             c.op == "delete_item" and not c.failed and c.params["Key"][SORT]["S"].startswith("SUB#")
             for c in game_calls
@@ -439,7 +440,7 @@ def report(games: list[dict]) -> dict:
         "moves_together_per_game": [g["moves_together"] for g in games],
         "moves_refused_per_game": [g["moves_refused"] for g in games],
         "failed_conditional_writes_per_game": [g["failed_writes"] for g in games],
-        "rechecks_per_game": [g["rechecks"] for g in games],
+        "moves_that_waited_per_game": [g["waited"] for g in games],
         "orphans_taken_back_per_game": [g["orphans_taken_back"] for g in games],
         "timers_sent_per_game": [g["timers_sent"] for g in games],
         "dynamodb_calls_per_move": {
@@ -492,8 +493,8 @@ def print_text(figures: dict) -> None:
     print(f"DynamoDB per move: write units {figures['write_units_per_move']}, read units "
           f"{figures['read_units_per_move']}; calls {figures['dynamodb_calls_per_move']}")  # fmt: skip
     print(f"refused moves {figures['moves_refused_per_game']}, failed conditional writes "
-          f"{figures['failed_conditional_writes_per_game']}, rechecks "
-          f"{figures['rechecks_per_game']}, orphans taken back "
+          f"{figures['failed_conditional_writes_per_game']}, moves that waited "
+          f"{figures['moves_that_waited_per_game']}, orphans taken back "
           f"{figures['orphans_taken_back_per_game']}, timers sent "
           f"{figures['timers_sent_per_game']}")  # fmt: skip
     print(f"largest message {figures['largest_message_bytes']:,} bytes; room item "
