@@ -95,8 +95,16 @@ def dynamodb_units(op: str, params: dict, result: dict | None, failed: bool,
     - TransactWriteItems: twice the units of each item (prepare and commit), a
       ConditionCheck billed on the item it checks. A cancelled transaction is counted
       as its prepare: once each item as it is (an assumption: docs/performance.md).
-    - TTL deletes cost nothing (they never pass through here)."""
+    - BatchGetItem: each item rounded up on its own; TransactGetItems: twice a strongly
+      consistent read of each item; BatchWriteItem: each item as PutItem or DeleteItem.
+    - TTL deletes cost nothing (they never pass through here).
+
+    A read's ``result`` must hold whole items: DynamoDB bills the item, not the attributes
+    a projection returns, and every item a Query reads, before its filter (the recorder
+    reads them again without projection or filter)."""
     consistent = bool(params.get("ConsistentRead"))
+    if op in FREE_OPERATIONS:
+        return 0.0, 0.0
     if op == "get_item":
         return read_units(item_size((result or {}).get("Item")), consistent), 0.0
     if op == "query":
@@ -110,7 +118,23 @@ def dynamodb_units(op: str, params: dict, result: dict | None, failed: bool,
         if failed:
             return 0.0, sum(write_units(size) for size in before)
         return 0.0, sum(2 * write_units(max(b, a)) for b, a in zip(before, after, strict=True))
-    return 0.0, 0.0
+    if op == "batch_write_item":
+        return 0.0, sum(write_units(max(b, a)) for b, a in zip(before, after, strict=True))
+    if op == "batch_get_item":
+        return sum(
+            read_units(item_size(item), bool(params["RequestItems"][table].get("ConsistentRead")))
+            for table, items in (result or {}).get("Responses", {}).items()
+            for item in items
+        ), 0.0  # fmt: skip
+    if op == "transact_get_items":
+        found = [r.get("Item") for r in (result or {}).get("Responses", [])]
+        return sum(2 * read_units(item_size(item), True) for item in found), 0.0
+    raise ValueError(f"bench/billing.py does not know how DynamoDB bills {op}")
+
+
+#: Control-plane calls: not billed per request.
+FREE_OPERATIONS = {"create_table", "describe_table", "list_tables", "update_time_to_live",
+                   "describe_time_to_live", "delete_table"}  # fmt: skip
 
 
 def transaction_keys(params: dict) -> list[dict]:

@@ -8,6 +8,7 @@ just before and after it (their sizes decide the write units) with nothing in be
 """
 
 import io
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -22,7 +23,9 @@ from .billing import dynamodb_units, item_size, transaction_keys
 
 AWS_LOCK = threading.RLock()
 _current = threading.local()
-WRITES = ("put_item", "update_item", "delete_item", "transact_write_items")
+WRITES = ("put_item", "update_item", "delete_item", "transact_write_items", "batch_write_item")
+#: What narrows a read's answer, but not what DynamoDB bills for it.
+NARROWING = ("ProjectionExpression", "AttributesToGet", "Select", "FilterExpression")
 
 
 @dataclass
@@ -146,8 +149,9 @@ class Recorder:
             call = Call(service, op, params, result, failed, time.thread_time() - started,
                         invocation is not None and threading.get_ident() == invocation.thread_id)  # fmt: skip
             if service == "dynamodb":
+                billed = self._whole_read(op, params) if _narrowed(op, params) else result
                 call.read_units, call.write_units = dynamodb_units(
-                    op, params, result, failed, before, after
+                    op, params, billed, failed, before, after
                 )
             if after:  # a write that succeeded
                 keys = _write_keys(op, params)
@@ -162,13 +166,38 @@ class Recorder:
         return [self._size(table, key) for table, key in zip(
             _write_tables(op, params), _write_keys(op, params), strict=True)]  # fmt: skip
 
+    def _whole_read(self, op: str, params: dict) -> dict:
+        """The read again, without what narrows its answer: the items DynamoDB bills."""
+        whole = {k: v for k, v in params.items() if k not in NARROWING}
+        used = set(re.findall(r"[:#][A-Za-z0-9_]+", whole.get("KeyConditionExpression", "")))
+        for placeholders in ("ExpressionAttributeNames", "ExpressionAttributeValues"):
+            kept = {p: v for p, v in whole.get(placeholders, {}).items() if p in used}
+            whole.pop(placeholders, None)
+            if kept:
+                whole[placeholders] = kept
+        return getattr(self._real("dynamodb"), op)(**whole)
+
     def _size(self, table: str, key: dict) -> int:
         found = self._real("dynamodb").get_item(TableName=table, Key=key, ConsistentRead=True)
         return item_size(found.get("Item"))
 
 
+def _narrowed(op: str, params: dict) -> bool:
+    return op in ("get_item", "query") and any(k in params for k in NARROWING)
+
+
+def _batch_requests(params: dict) -> list[tuple[str, dict]]:
+    """(table, key) of each request of a BatchWriteItem, in order."""
+    return [(table, request.get("DeleteRequest", {}).get("Key")
+             or _key_of(request["PutRequest"]["Item"]))
+            for table, requests in params["RequestItems"].items()
+            for request in requests]  # fmt: skip
+
+
 def _write_keys(op: str, params: dict) -> list[dict]:
     """The key of each item a write touches, in order."""
+    if op == "batch_write_item":
+        return [key for _, key in _batch_requests(params)]
     if op == "transact_write_items":
         items = [next(iter(e.values())).get("Item") for e in params["TransactItems"]]
         return [k or _key_of(i) for k, i in zip(transaction_keys(params), items, strict=True)]
@@ -176,6 +205,8 @@ def _write_keys(op: str, params: dict) -> list[dict]:
 
 
 def _write_tables(op: str, params: dict) -> list[str]:
+    if op == "batch_write_item":
+        return [table for table, _ in _batch_requests(params)]
     if op == "transact_write_items":
         return [next(iter(e.values()))["TableName"] for e in params["TransactItems"]]
     return [params["TableName"]]

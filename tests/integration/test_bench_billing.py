@@ -1,6 +1,13 @@
 """bench/billing.py prices what the handlers do as AWS bills it (docs/performance.md, "How
 each service bills"): each test is one billing rule from AWS's pages."""
 
+import os
+from unittest import mock
+
+import boto3
+import pytest
+from moto import mock_aws
+
 from bench.billing import (
     access_log_line_bytes,
     apigw_messages,
@@ -8,6 +15,7 @@ from bench.billing import (
     heartbeat_minutes,
     item_size,
 )
+from bench.recording import Recorder
 
 KB = 1024
 
@@ -86,3 +94,42 @@ def test_the_heartbeat_and_the_access_log_line_are_read_from_their_sources():
     assert heartbeat_minutes() == 4  # frontend/js/connection.js: HEARTBEAT_MS = 4 * 60 * 1000
     line = access_log_line_bytes('{"status":"$context.status","ip":"$context.identity.sourceIp"}')
     assert line == len('{"status":"200","ip":"203.0.113.17"}') + 1
+
+
+def test_a_batch_get_rounds_each_item_and_a_transactional_get_costs_twice():
+    params = {"RequestItems": {"t": {"ConsistentRead": True, "Keys": []}}}
+    found = {"Responses": {"t": [blob(1500), blob(6500)]}}  # 4 KB + 8 KB, not 8 KB
+    assert dynamodb_units("batch_get_item", params, found, False, [], []) == (3.0, 0.0)
+    found = {"Responses": [{"Item": blob(1500)}, {"Item": blob(5000)}]}
+    assert dynamodb_units("transact_get_items", {}, found, False, [], []) == (6.0, 0.0)
+
+
+def test_a_call_whose_billing_is_unknown_is_refused_not_counted_free():
+    with pytest.raises(ValueError, match="scan"):
+        dynamodb_units("scan", {}, {}, False, [], [])
+
+
+def test_a_projected_or_filtered_query_is_billed_on_the_whole_items_it_reads():
+    """DynamoDB bills every item a Query reads, whole, whatever its projection or filter
+    returns: the recorder reads them again without either."""
+    with mock.patch.dict(os.environ, {"AWS_DEFAULT_REGION": "eu-west-1",
+                                      "AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x"}), \
+            mock_aws():  # fmt: skip
+        db = boto3.client("dynamodb")
+        db.create_table(TableName="t", BillingMode="PAY_PER_REQUEST",
+                        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                              {"AttributeName": "sk", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                                   {"AttributeName": "sk", "KeyType": "RANGE"}])  # fmt: skip
+        for n in range(3):
+            db.put_item(TableName="t", Item={"pk": {"S": "R"}, "sk": {"S": f"S{n}"},
+                                             "body": {"B": b"x" * 3000}})  # fmt: skip
+        recorder = Recorder(lambda service, endpoint=None: boto3.client(service))
+        found = recorder.client("dynamodb").query(
+            TableName="t", ConsistentRead=True, KeyConditionExpression="pk = :pk",
+            ProjectionExpression="sk", FilterExpression="sk = :one",
+            ExpressionAttributeValues={":pk": {"S": "R"}, ":one": {"S": "S1"}},
+        )  # fmt: skip
+        assert len(found["Items"]) == 1 and "body" not in found["Items"][0]
+        (call,) = recorder.outside
+        assert call.read_units == 3.0  # three items of 3 KB read: 9 KB, 3 units
