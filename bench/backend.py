@@ -47,6 +47,8 @@ from bench.billing import (  # noqa: E402
     access_log_line_bytes,
     apigw_messages,
     heartbeat_minutes,
+    heartbeat_when_idle,
+    idle_heartbeats,
 )
 from bench.recording import AWS_LOCK, LogCapture, Recorder, attributed_submit  # noqa: E402
 from engine.catch_the_witch import bots  # noqa: E402
@@ -93,6 +95,11 @@ class Game:
     refused: int = 0
     together: int = 0  # moves sent at once with others
     room_json: int = 0
+    #: The fake clock when the game started and ended, and when each phone sent a frame
+    #: (its moves and the ping of its reconnection; not the sampled heartbeats).
+    started: float = 0.0
+    ended: float = 0.0
+    sent: dict[str, list[float]] = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
 
 
@@ -125,7 +132,9 @@ def play_one_game(seed: int) -> Game:
             recorder.sleep, real_fraction=REAL_SLEEP_FRACTION
         )
         service.unit_of_work.jitter = Random(seed).random
+        game.started = cloud.clock.now
         _play(cloud, game, names, tokens, code, seed)
+        game.ended = cloud.clock.now
         for name in names:
             cloud.disconnect(name)
         _deliver_every_timer(cloud)  # the host's and the seats' checks after they left
@@ -193,6 +202,7 @@ def _play(cloud, game: Game, names: list[str], tokens: dict, code: str, seed: in
         if away_since is not None and (rounds - away_since >= DROP_ROUNDS or not ready):
             cloud.connect(DROPPED_PHONE, {"room": code, "token": tokens[DROPPED_PHONE]})
             cloud.send(DROPPED_PHONE, action="ping")  # takes its seat back, gets its view
+            game.sent.setdefault(DROPPED_PHONE, []).append(cloud.clock.now)
             away_since = None
             continue
         if not ready:
@@ -247,6 +257,8 @@ def _send_moves(cloud, game: Game, group: list[tuple[str, dict]]) -> None:
     if failures:
         raise failures[0]
     game.moves += len(group)
+    for name, _ in group:
+        game.sent.setdefault(name, []).append(cloud.clock.now)
     for name, _ in group:
         # A move can come too late: another seat's move, or a deadline the move itself
         # resolved first (the backstop), ended its step. The phone shows the new step.
@@ -345,12 +357,28 @@ def invocation_costs(invocation) -> dict[str, float]:
     }  # fmt: skip
 
 
+def heartbeats_per_game(game: Game) -> float:
+    """The pings of a game at the table (GAME_MINUTES). A phone that pings every interval:
+    12 × GAME_MINUTES ÷ interval. A phone that pings only after an interval in which it
+    sent nothing: the game's frames, its fake clock stretched to GAME_MINUTES, and the
+    idle gaps of each phone counted."""
+    interval = heartbeat_minutes() * 60
+    if not heartbeat_when_idle():
+        return CATS * GAME_MINUTES * 60 / interval
+    stretch = GAME_MINUTES * 60 / (game.ended - game.started)
+    return sum(
+        idle_heartbeats([t * stretch for t in game.sent.get(name, [])],
+                        game.started * stretch, game.ended * stretch, interval)
+        for name in (f"Cat{i}" for i in range(1, CATS + 1))
+    )  # fmt: skip
+
+
 def summarise(game: Game) -> dict:
     invocations = game.recorder.invocations
     beats = [i for i in invocations if "heartbeat" in i.tags]
     played = [i for i in invocations if "heartbeat" not in i.tags]
     moves = [i for i in played if i.route == "message" and i.action in GAME_ACTIONS]
-    heartbeats = CATS * GAME_MINUTES / heartbeat_minutes()
+    heartbeats = heartbeats_per_game(game)
     costs: Counter = Counter()
     for invocation in played:
         costs.update(invocation_costs(invocation))
@@ -385,6 +413,7 @@ def summarise(game: Game) -> dict:
         "moves_refused": game.refused,
         "invocations": dict(Counter(i.route for i in played)),
         "heartbeats_modeled": heartbeats,
+        "fake_game_seconds": game.ended - game.started,
         "messages": messages,
         "data_out_bytes": out_bytes,
         "largest_message": max(len(c.params["Data"]) for c in posts),
@@ -484,7 +513,9 @@ def report(games: list[dict]) -> dict:
         "assumptions": {
             "game_minutes": GAME_MINUTES,
             "heartbeat_minutes": heartbeat_minutes(),
-            "heartbeats_per_game": games[0]["heartbeats_modeled"],
+            "heartbeat_when_idle": heartbeat_when_idle(),
+            "heartbeats_per_game": [round(g["heartbeats_modeled"], 1) for g in games],
+            "bots_game_seconds": [round(g["fake_game_seconds"]) for g in games],
             "lambda_memory_mb": {r: round(memory_gb(r) * 1024) for r in ROUTES},
             "xray_traced": {r: traced(r) for r in ROUTES},
             "real_call_ms": REAL_CALL_MS,

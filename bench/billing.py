@@ -153,11 +153,29 @@ def apigw_messages(size_bytes: int) -> int:
 
 # -- the client's heartbeat and the stage's access log line, read from their sources -------
 ROOT = Path(__file__).resolve().parent.parent
+CLIENT_CONNECTION = ROOT / "frontend/js/connection.js"
+
+
+def heartbeat_when_idle() -> bool:
+    """Whether the phone pings only after HEARTBEAT_MS in which it sent nothing (it keeps
+    the time of its last frame sent, ``lastSent``), rather than every HEARTBEAT_MS."""
+    return "this.lastSent" in CLIENT_CONNECTION.read_text()
+
+
+def idle_heartbeats(sent: list[float], start: float, end: float, interval: float) -> int:
+    """Pings a phone sends in [start, end] when it pings after ``interval`` seconds in which
+    it sent nothing; ``sent``: the times of its other frames."""
+    pings, last = 0, start
+    for at in [*sorted(t for t in sent if start <= t <= end), end]:
+        gap = at - last
+        pings += int(gap // interval)
+        last = at
+    return pings
 
 
 def heartbeat_minutes() -> float:
     """The phone's heartbeat interval (frontend/js/connection.js's HEARTBEAT_MS)."""
-    source = (ROOT / "frontend/js/connection.js").read_text()
+    source = CLIENT_CONNECTION.read_text()
     match = re.search(r"const HEARTBEAT_MS = ([0-9 *]+);", source)
     if match is None:
         raise ValueError("frontend/js/connection.js: no HEARTBEAT_MS")

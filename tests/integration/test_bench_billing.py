@@ -8,11 +8,14 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from bench import billing
 from bench.billing import (
     access_log_line_bytes,
     apigw_messages,
     dynamodb_units,
     heartbeat_minutes,
+    heartbeat_when_idle,
+    idle_heartbeats,
     item_size,
 )
 from bench.recording import Recorder
@@ -133,3 +136,18 @@ def test_a_projected_or_filtered_query_is_billed_on_the_whole_items_it_reads():
         assert len(found["Items"]) == 1 and "body" not in found["Items"][0]
         (call,) = recorder.outside
         assert call.read_units == 3.0  # three items of 3 KB read: 9 KB, 3 units
+
+
+def test_a_phone_that_pings_when_idle_pings_once_per_silent_interval():
+    # silent 0–500 s (2 pings), frames at 500 and 600, silent 600–1000 s (1 ping)
+    assert idle_heartbeats([500.0, 600.0], 0.0, 1000.0, 240.0) == 3
+    assert idle_heartbeats([], 0.0, 239.0, 240.0) == 0
+
+
+def test_the_heartbeat_policy_is_read_from_the_client(tmp_path, monkeypatch):
+    client = tmp_path / "connection.js"
+    monkeypatch.setattr(billing, "CLIENT_CONNECTION", client)
+    client.write_text("setInterval(() => this.ping(), HEARTBEAT_MS);")
+    assert not heartbeat_when_idle()
+    client.write_text("if (Date.now() - this.lastSent >= HEARTBEAT_MS) this.ping();")
+    assert heartbeat_when_idle()
