@@ -85,6 +85,19 @@ def test_s6_a_vote_not_finished_costs_each_late_voter_a_villager_then_the_execut
     assert state.phase == "execute" and state.executioner == "Ed"
 
 
+def test_s6_late_voters_pay_going_right_from_the_accuser_the_accuser_first():
+    state = timed()
+    state = move(state, "Ann", type="accuse", trait=a_trait_of(state, house(state, "Ed")[0]))
+    state = move(state, "Bo", type="vote", burn=4, save=0)
+    state = time_out(state)  # Ann, the accuser, never voted either
+    payers = []
+    while state.phase == "choose_villager":
+        payers.append(state.pending.payer)
+        state = move(state, state.pending.chooser, type="choose_villager",
+                     villager=villager_of(state, state.pending.payer, N))  # fmt: skip
+    assert payers == ["Ann", "Ed", "Di", "Cy"]
+
+
 def test_s6_an_execution_not_made_in_time_costs_the_executioner_a_villager_instead():
     state = timed()
     state = move(state, "Ann", type="accuse", trait=a_trait_of(state, house(state, "Ed")[0]))
@@ -191,6 +204,14 @@ def test_s6_a_rematch_waits_for_the_end_and_deals_again_with_the_same_seats():
     assert again.step > over.step and again.phase == "witching_hour" and again.outcome is None
     assert [p.name for p in again.players] == NAMES[:6]
     assert GAME.set_host(again, "Cy").host == "Cy" and again.host == "Ann"
+
+
+def test_s6_a_rematch_keeps_the_away_marks():
+    state, _ = start(new_game(NAMES[:6], seed=2), T0)
+    over = play_with_bots(state, seed=2)
+    over.player("Cy").away = True
+    again = GAME.rematch(over, 9)
+    assert [p.away for p in again.players] == [False, False, True, False, False, False]
 
 
 def test_s6_late_voters_penalties_may_empty_the_executioners_house_then_the_next_executes():
