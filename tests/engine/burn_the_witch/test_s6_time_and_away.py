@@ -157,6 +157,16 @@ def test_s6_an_away_pointer_locks_a_random_point_at_once():
     assert "Bo" in state.trial.locked and state.trial.points["Bo"] != "Bo"
 
 
+def test_s6_an_away_pointers_target_is_drawn_at_random():
+    on_trial = burn_by_round(started(deal()), villager_of(started(deal()), "Cy", D))
+    targets = set()
+    for seed in range(40):
+        state = on_trial.model_copy(update={"rng": seed * 7919})
+        state = move(state, "Ann", type="mark_away", target="Bo")
+        targets.add(state.trial.points["Bo"])
+    assert targets == {"Ann", "Cy", "Di", "Ed"}
+
+
 def test_s6_an_away_coven_bewitches_at_once():
     state = rig([[N, N, N, N], [D, D, N, N], [W, W, D, N], [D, D, N, N], [D, N, N, N]])
     state.players[2].away = True
