@@ -131,6 +131,21 @@ def test_s6_only_the_host_marks_a_player_away_once():
         "name": "Cy", "seat": 3, "away": True, "has_villagers": True}  # fmt: skip
 
 
+def test_s6_an_away_host_who_marks_another_player_away_is_back():
+    state = started(deal())
+    state = move(state, "Ann", type="mark_away", target="Ann")  # marking oneself: Away
+    assert state.player("Ann").away
+    state = move(state, "Ann", type="mark_away", target="Cy")  # acting again ends Away
+    assert state.player("Cy").away and not state.player("Ann").away
+
+
+def test_s6_a_player_leaving_is_no_act_of_the_away_host():
+    state = started(deal())
+    state = move(state, "Ann", type="mark_away", target="Ann")
+    state, _ = GAME.leave(state, "Bo", 2000)
+    assert state.player("Bo").away and state.player("Ann").away
+
+
 def test_s6_an_away_player_votes_all_save_at_once_and_acting_again_ends_away():
     state = started(deal())
     state = move(state, "Ann", type="mark_away", target="Cy")
