@@ -70,8 +70,9 @@ class BurnTheWitch(Game):
     def leave(self, state: GameState, player: str, now: float) -> tuple[GameState, list[Effect]]:
         if state.phase == "over" or state.player(player).away:
             return state, []
-        # §6: a player who leaves is played automatically from now on (the host's mark).
-        return apply(state, MarkAway(player=state.host, target=player), now)
+        # §6: a player who leaves is played automatically from now on: the host's mark, made
+        # by the server, so no act of the host's (an Away host stays Away).
+        return apply(state, MarkAway(player=state.host, target=player), now, automatic=True)
 
     def set_host(self, state: GameState, player: str) -> GameState:
         return setup.set_host(state, player)

@@ -30,11 +30,12 @@ from .state import Ballot, GameState, Player
 from .steps import EVERY_STEP_MOVES, STEPS, waiting_for
 
 
-def apply(state: GameState, action: Action | dict[str, Any], now: float):
-    """Apply one move at time ``now`` (seconds): (new state, effects)."""
+def apply(state: GameState, action: Action | dict[str, Any], now: float, automatic: bool = False):
+    """Apply one move at time ``now`` (seconds): (new state, effects). ``automatic``: the
+    server's own move in a player's name, which is no act of theirs (§6 Away stays)."""
     action = parse_action(action)
     turn = Turn(state.clone(), now)
-    turn.act(action)
+    turn.act(action, automatic)
     turn.settle()
     return turn.finish()
 
@@ -63,7 +64,8 @@ class Turn(TurnBase[GameState], Flow):
             raise IllegalAction("A move must name its player.", "§3", code="no_player")
         player = self.named_player(action.player)
         getattr(self, "on_" + action.type)(player, action)
-        if player.away and not automatic and not isinstance(action, MarkAway):
+        marked_self = isinstance(action, MarkAway) and action.target == player.name
+        if player.away and not automatic and not marked_self:
             player.away = False  # §6: Away ends when the player acts again
 
     def settle(self) -> None:

@@ -146,3 +146,19 @@ def trial_choosing_bo_seeded(seed):
     state = trial_choosing_bo()
     state.rng = seed * 7919
     return state
+
+
+def test_s5_the_retribution_is_laid_only_on_pointers_who_still_have_villagers():
+    state = trial_choosing_bo()  # Ann, Cy and Di pointed at Bo
+    state.player("Cy").villagers = []  # lost meanwhile (kept out of the burned counts)
+    state = move(state, "Bo", type="choose_villager", villager=villager_of(state, "Bo", N))
+    assert state.phase == "retribution" and state.pending.targets == ["Ann", "Di"]
+    assert refused(state, "Bo", type="retribute", target="Cy") == "btw_not_a_pointer"
+
+
+def test_s5_a_retribution_with_no_pointer_holding_villagers_lapses():
+    state = trial_choosing_bo()
+    for name in ("Ann", "Cy", "Di"):
+        state.player(name).villagers = []  # lost meanwhile (kept out of the burned counts)
+    state = move(state, "Bo", type="choose_villager", villager=villager_of(state, "Bo", N))
+    assert state.phase == "accuse" and state.pending is None

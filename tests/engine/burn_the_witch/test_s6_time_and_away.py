@@ -85,6 +85,19 @@ def test_s6_a_vote_not_finished_costs_each_late_voter_a_villager_then_the_execut
     assert state.phase == "execute" and state.executioner == "Ed"
 
 
+def test_s6_late_voters_pay_going_right_from_the_accuser_the_accuser_first():
+    state = timed()
+    state = move(state, "Ann", type="accuse", trait=a_trait_of(state, house(state, "Ed")[0]))
+    state = move(state, "Bo", type="vote", burn=4, save=0)
+    state = time_out(state)  # Ann, the accuser, never voted either
+    payers = []
+    while state.phase == "choose_villager":
+        payers.append(state.pending.payer)
+        state = move(state, state.pending.chooser, type="choose_villager",
+                     villager=villager_of(state, state.pending.payer, N))  # fmt: skip
+    assert payers == ["Ann", "Ed", "Di", "Cy"]
+
+
 def test_s6_an_execution_not_made_in_time_costs_the_executioner_a_villager_instead():
     state = timed()
     state = move(state, "Ann", type="accuse", trait=a_trait_of(state, house(state, "Ed")[0]))
@@ -118,6 +131,21 @@ def test_s6_only_the_host_marks_a_player_away_once():
         "name": "Cy", "seat": 3, "away": True, "has_villagers": True}  # fmt: skip
 
 
+def test_s6_an_away_host_who_marks_another_player_away_is_back():
+    state = started(deal())
+    state = move(state, "Ann", type="mark_away", target="Ann")  # marking oneself: Away
+    assert state.player("Ann").away
+    state = move(state, "Ann", type="mark_away", target="Cy")  # acting again ends Away
+    assert state.player("Cy").away and not state.player("Ann").away
+
+
+def test_s6_a_player_leaving_is_no_act_of_the_away_host():
+    state = started(deal())
+    state = move(state, "Ann", type="mark_away", target="Ann")
+    state, _ = GAME.leave(state, "Bo", 2000)
+    assert state.player("Bo").away and state.player("Ann").away
+
+
 def test_s6_an_away_player_votes_all_save_at_once_and_acting_again_ends_away():
     state = started(deal())
     state = move(state, "Ann", type="mark_away", target="Cy")
@@ -142,6 +170,16 @@ def test_s6_an_away_pointer_locks_a_random_point_at_once():
     state = burn_by_round(started(deal()), villager_of(started(deal()), "Cy", D))
     state = move(state, "Ann", type="mark_away", target="Bo")
     assert "Bo" in state.trial.locked and state.trial.points["Bo"] != "Bo"
+
+
+def test_s6_an_away_pointers_target_is_drawn_at_random():
+    on_trial = burn_by_round(started(deal()), villager_of(started(deal()), "Cy", D))
+    targets = set()
+    for seed in range(40):
+        state = on_trial.model_copy(update={"rng": seed * 7919})
+        state = move(state, "Ann", type="mark_away", target="Bo")
+        targets.add(state.trial.points["Bo"])
+    assert targets == {"Ann", "Cy", "Di", "Ed"}
 
 
 def test_s6_an_away_coven_bewitches_at_once():
@@ -191,6 +229,14 @@ def test_s6_a_rematch_waits_for_the_end_and_deals_again_with_the_same_seats():
     assert again.step > over.step and again.phase == "witching_hour" and again.outcome is None
     assert [p.name for p in again.players] == NAMES[:6]
     assert GAME.set_host(again, "Cy").host == "Cy" and again.host == "Ann"
+
+
+def test_s6_a_rematch_keeps_the_away_marks():
+    state, _ = start(new_game(NAMES[:6], seed=2), T0)
+    over = play_with_bots(state, seed=2)
+    over.player("Cy").away = True
+    again = GAME.rematch(over, 9)
+    assert [p.away for p in again.players] == [False, False, True, False, False, False]
 
 
 def test_s6_late_voters_penalties_may_empty_the_executioners_house_then_the_next_executes():

@@ -77,3 +77,16 @@ def test_s7_the_trial_view_shows_who_pointed_and_the_points_only_once_revealed()
     assert trial == {"targets": ["Ann", "Bo", "Cy", "Di", "Ed"],
                      "pointers": ["Ann", "Bo", "Cy", "Di", "Ed"], "pointed": ["Bo"],
                      "locked": [], "points": None, "chosen": None}  # fmt: skip
+
+
+def test_s7_each_trials_points_stay_in_the_history_once_revealed():
+    state = started(deal())
+    state = burn_by_round(state, villager_of(state, "Cy", D))
+    points = {"Ann": "Ed", "Bo": "Ed", "Cy": "Ed", "Di": "Ann", "Ed": "Ann"}
+    for pointer, target in points.items():
+        state = move(state, pointer, type="point", target=target, locked=True)
+    state = move(state, "Ed", type="choose_villager", villager=house(state, "Ed")[0])
+    assert state.phase == "accuse" and view(state, None)["trial"] is None
+    trials = [e for e in view(state, "Bo")["history"] if e["kind"] == "trial"]
+    assert trials == [{"kind": "trial", "targets": ["Ann", "Bo", "Cy", "Di", "Ed"],
+                       "points": points, "chosen": "Ed"}]  # fmt: skip
