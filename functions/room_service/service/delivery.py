@@ -27,14 +27,17 @@ class Delivery:
             gone += gone_views
         if change.pong:
             pong = change.pong
-            if pong.answer:
-                gone += self.pusher.push([(pong.connection_id, replies.PONG)])
             # Nothing in the answer depends on anything but the seat's own view: neither
-            # other seats' pending moves nor steps the seat does not see (issue 18).
-            if pong.name not in pushed:
-                view = replies.view_message(commit.seq, view_for(room, pong.name))
-                if view["rev"] != pong.client_rev:
-                    gone += self.pusher.push([(pong.connection_id, view)])
+            # other seats' pending moves nor steps the seat does not see (issue 18). A view
+            # sent answers the ping as well: no pong beside it (issue 16: one message).
+            answer = None if pong.name in pushed else replies.view_message(
+                commit.seq, view_for(room, pong.name))  # fmt: skip
+            if answer is not None and answer["rev"] == pong.client_rev:
+                answer = None
+            if answer is None and pong.answer and pong.name not in pushed:
+                answer = replies.PONG
+            if answer is not None:
+                gone += self.pusher.push([(pong.connection_id, answer)])
         return gone
 
     def send(self, connection_id: str, message: dict[str, Any]) -> list[str]:
