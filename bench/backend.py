@@ -1,265 +1,414 @@
 """Backend cost of whole 12-cat games through the real Lambda handlers over moto.
 
-    python bench/backend.py [--games 3]        (part of: make bench)
+    python bench/backend.py [--games 3] [--json]        (part of: make bench)
 
-Every AWS call the handlers make is recorded (tests/support/moto_cloud.py runs the handlers; a
-wrapper around functions/room_service/adapters/aws_client.py's clients sees each call). From them:
-- DynamoDB reads and writes per player action, with request units computed from the item
-  sizes (DynamoDB's rules: a read unit per 4 KB strongly consistent, a write unit per
-  1 KB, twice that inside a transaction);
-- the largest message posted to one phone, and the room item's size at the end;
-- Lambda invocations by route and their duration: the handler's own time (wall time
-  minus the time spent inside moto) plus an assumed real latency per AWS call;
-- AWS list-price cost of one 12-cat game (prices and assumptions below and in
-  docs/performance.md).
+Plays whole games (seeded deals, bots' moves) through the handlers (tests/support/
+moto_cloud.py) and records every AWS call per invocation (bench/recording.py): the
+request units DynamoDB bills for it (bench/billing.py: from the item sizes), the
+messages API Gateway bills, the bytes each invocation logs, the time it sleeps and its
+own CPU time. Seats finishing a step together send their moves at once (threads), so
+the recheck, conflict and orphan paths run as they would. Each phone's heartbeat is
+sampled during the game and scaled to a game at the table (GAME_MINUTES).
 
-Prints figures; asserts nothing. The 12-way write-attempt figure comes from the
-concurrency test (`CONCURRENCY_ROUNDS=50 pytest tests/integration/test_handlers_moto.py -k twelve -s`).
+Prints figures (or, with --json, one JSON object); asserts nothing. The model and its
+sources are in docs/performance.md ("How the bench prices a game").
 """
 
 import argparse
-import contextlib
 import functools
-import io
+import gzip
 import json
 import math
 import os
 import statistics
 import sys
-import time
+import threading
 import warnings
-from collections import Counter, defaultdict
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, redirect_stdout
+from dataclasses import dataclass, field
 from pathlib import Path
+from random import Random
 from types import SimpleNamespace
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")  # figures only on stdout
+os.environ["POWERTOOLS_METRICS_DISABLED"] = "false"  # the EMF lines are logs CloudWatch bills
 warnings.filterwarnings("ignore", message="No application metrics to publish")
 
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (  # noqa: E402
+    AmazonCloudWatchEMFProvider,
+)
+
+from bench.billing import (  # noqa: E402
+    PRICE,
+    SQS_CHUNK_BYTES,
+    access_log_line_bytes,
+    apigw_messages,
+    heartbeat_minutes,
+)
+from bench.recording import AWS_LOCK, LogCapture, Recorder, attributed_submit  # noqa: E402
+from engine.catch_the_witch import bots  # noqa: E402
+from engine.rng import Rng  # noqa: E402
 from functions import connect, disconnect, message, timer  # noqa: E402
 from functions.room_service.adapters import aws_client  # noqa: E402
-from functions.room_service.entrypoints.lambda_app import timer_service as service_of  # noqa: E402
+from functions.room_service.adapters.dynamodb import SORT  # noqa: E402
+from functions.room_service.entrypoints import lambda_app  # noqa: E402
 from functions.room_service.service import game_handlers  # noqa: E402
+from functions.room_service.service.commands import GAME_ACTIONS  # noqa: E402
 from local_stack.template import Template  # noqa: E402
 from tests.support.moto_cloud import moto_cloud  # noqa: E402
+from tests.support.service_harness import result_of  # noqa: E402
 
-#: AWS list prices, us-east-1 / eu-west-1 on-demand, checked November 2026 (USD).
-PRICE = {
-    "lambda_gb_second_arm": 0.0000133334,
-    "lambda_request": 0.20 / 1e6,
-    "apigw_message_32kb": 1.00 / 1e6,
-    "apigw_connection_minute": 0.25 / 1e6,
-    "dynamodb_write_unit": 0.625 / 1e6,
-    "dynamodb_read_unit": 0.125 / 1e6,
-    "sqs_request": 0.40 / 1e6,
-    "data_out_gb": 0.09,
-    "log_ingestion_gb": 0.50,
-    "alarm_metric_month": 0.10,
-    "cloudfront_https_request": 0.01 / 10_000,
-    "cloudfront_data_out_gb": 0.085,
-}
 TEMPLATE = Template.load()
-LAMBDA_MEMORY_GB = TEMPLATE.function("MessageFunction").memory_mb / 1024
-#: Bytes Lambda itself logs per invocation (START, END and REPORT lines), and API Gateway's
-#: access log line per incoming frame (template.yaml's format, filled in).
-LAMBDA_PLATFORM_LOG_BYTES = 330
-ACCESS_LOG_BYTES = 340
-#: A ping reads the connection (0.5 unit, eventually consistent), the room (1, consistent,
-#: ~2.4 KB) and its step's submissions (1, consistent): 2.5 read units.
-PING_READ_UNITS = 2.5
-#: Real round-trip assumed per AWS call inside a Lambda (moto's in-process time is not it).
-REAL_CALL_MS = {"dynamodb": 6.0, "apigatewaymanagementapi": 12.0, "sqs": 10.0}
-#: A 12-cat game at the table, with a 120 s discussion limit (docs/performance.md).
+ROUTES = {"connect": connect, "message": message, "disconnect": disconnect, "timer": timer}
+FUNCTION_OF_ROUTE = {"connect": "ConnectFunction", "message": "MessageFunction",
+                     "disconnect": "DisconnectFunction", "timer": "TimerFunction"}  # fmt: skip
+#: A 12-cat game at the table, with a 120 s discussion limit: bots play it in seconds.
 GAME_MINUTES = 45
-HEARTBEAT_MINUTES = 4  # frontend/js/connection.js
+CATS = 12
+#: Real round trip assumed per AWS call inside a Lambda (moto's in-process time is not it);
+#: posts run in parallel, PUSH_THREADS at a time.
+REAL_CALL_MS = {"dynamodb": 6.0, "apigatewaymanagementapi": 12.0, "sqs": 10.0}
+#: Lambda's own START, END and REPORT lines per invocation.
+LAMBDA_PLATFORM_LOG_BYTES = 330
+#: When this many seats or fewer have a move to make, they make it at once (threads): the
+#: last voters of a vote, the two witches, the last cats to choose a place.
+TOGETHER_AT_MOST = 3
+#: Heartbeats are sampled every so many rounds of play: each phone pings once (with its
+#: view's rev), and the mean ping is scaled to a game's heartbeats.
+HEARTBEAT_SAMPLE_EVERY = 150
+#: The unit of work's recheck wait is billed in full but slept for this fraction.
+REAL_SLEEP_FRACTION = 0.25
+#: A phone that drops out for a while mid-game (its screen locked), then comes back.
+DROPPED_PHONE, DROP_AT_MOVE, DROP_ROUNDS = "Cat7", 200, 30
 
 
-def item_size(item: dict) -> int:
-    """DynamoDB's item size: attribute names plus values (UTF-8; numbers ~ digits/2 + 1)."""
-    total = 0
-    for name, value in item.items():
-        total += len(name.encode())
-        ((kind, data),) = value.items()
-        if kind == "S":
-            total += len(data.encode())
-        elif kind == "N":
-            total += len(data.strip("-").replace(".", "")) // 2 + 1
-        elif kind == "B":
-            total += len(data)
-        elif kind == "M":
-            total += 3 + item_size(data)
-        else:
-            total += len(json.dumps(data))
-    return total
+@dataclass
+class Game:
+    seed: int
+    recorder: Recorder
+    moves: int = 0
+    refused: int = 0
+    together: int = 0  # moves sent at once with others
+    room_json: int = 0
+    extra: dict = field(default_factory=dict)
 
 
-class Recorder:
-    """Wraps aws_client.client: each call's service, operation, parameters, result, time."""
+def play_one_game(seed: int) -> Game:
+    recorder = Recorder(aws_client.client)
+    game = Game(seed, recorder)
+    _shown.clear()
+    same_deal = SimpleNamespace(randbits=lambda bits: 7919 * (seed + 1))  # reproducible deals
+    logs = LogCapture()
+    with ExitStack() as stack:
+        cloud = stack.enter_context(moto_cloud())
+        stack.enter_context(mock.patch.object(aws_client, "client", recorder.client))
+        stack.enter_context(mock.patch.object(game_handlers, "secrets", same_deal))
+        stack.enter_context(mock.patch.object(
+            ThreadPoolExecutor, "submit", attributed_submit(ThreadPoolExecutor.submit)))  # fmt: skip
+        for name in ("add_metric", "flush_metrics"):  # one metric set, shared by threads
+            stack.enter_context(_locked(AmazonCloudWatchEMFProvider, name))
+        for route, module in ROUTES.items():
+            stack.enter_context(mock.patch.object(module, "handler", _recorded(
+                recorder, route, module.handler)))  # fmt: skip
+        stack.enter_context(redirect_stdout(logs))
+        handler = lambda_app.logger.logger_handler
+        stream = handler.setStream(logs)
+        stack.callback(handler.setStream, stream)
+        stack.enter_context(mock.patch.object(lambda_app, "now", _ticking(cloud.clock)))
+        names, tokens, code = cloud.table(CATS, {"discussion_limit": 120})
+        service = lambda_app.timer_service()
+        # the unit of work's waits: billed in full, and their jitter seeded
+        service.unit_of_work.sleep = functools.partial(
+            recorder.sleep, real_fraction=REAL_SLEEP_FRACTION
+        )
+        service.unit_of_work.jitter = Random(seed).random
+        _play(cloud, game, names, tokens, code, seed)
+        for name in names:
+            cloud.disconnect(name)
+        _deliver_every_timer(cloud)  # the host's and the seats' checks after they left
+        with AWS_LOCK:
+            game.room_json = len(service.current_room(code).model_dump_json())
+    game.extra["unattributed_log_bytes"] = logs.outside
+    return game
 
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, str, dict, dict | None, float]] = []
-        self._real = aws_client.client
 
-    def client(self, service: str, endpoint_url: str | None = None):
-        real = self._real(service, endpoint_url)
-        recorder = self
+def _ticking(clock):
+    """The fake clock, a microsecond later at each reading: views pushed at once are then
+    ordered by their seq, as real clocks order them."""
+    last = [0.0]
 
-        class Recorded:
-            def __getattr__(self, name):
-                method = getattr(real, name)
-                if not callable(method) or name.startswith(("meta", "exceptions")):
-                    return method
+    def now() -> float:
+        with AWS_LOCK:
+            last[0] = max(clock.now, last[0] + 1e-6)
+            return last[0]
 
-                def call(**params):
-                    started = time.perf_counter()
-                    result = None
-                    try:
-                        result = method(**params)
-                        return result
-                    finally:
-                        recorder.calls.append((service, name, params, result,
-                                               time.perf_counter() - started))  # fmt: skip
-
-                return call
-
-            meta = real.meta
-            exceptions = real.exceptions
-
-        return Recorded()
+    return now
 
 
-def units(calls) -> tuple[float, float, Counter]:
-    """(read units, write units, operation counts) of DynamoDB calls."""
-    reads = writes = 0.0
-    ops: Counter = Counter()
-    for kind, op, params, result, _ in calls:
-        if kind != "dynamodb":
+def _locked(owner, name):
+    original = getattr(owner, name)
+
+    def locked(*args, **kwargs):
+        with AWS_LOCK:
+            return original(*args, **kwargs)
+
+    return mock.patch.object(owner, name, locked)
+
+
+def _recorded(recorder: Recorder, route: str, handler):
+    def recorded(event, context):
+        frame = event.get("body") or ""
+        action = None
+        if route == "message":
+            try:
+                action = json.loads(frame).get("action")
+            except (ValueError, AttributeError):
+                action = None
+        return recorder.run(route, action, len(frame.encode()), lambda: handler(event, context))
+
+    return recorded
+
+
+def _play(cloud, game: Game, names: list[str], tokens: dict, code: str, seed: int) -> None:
+    """Bots play until the game ends. One seat moves at a time, except when at most
+    TOGETHER_AT_MOST seats have a move to make: those move at once, as the last cats of a
+    step do at a table. One phone drops out for a while mid-game."""
+    rng = Rng(seed)
+    away_since: int | None = None
+    rounds = 0
+    for rounds in range(20_000):
+        if any(result_of(shown(cloud, name)["view"]) for name in names):
+            return
+        if rounds and rounds % HEARTBEAT_SAMPLE_EVERY == 0:
+            _heartbeats(cloud, game, [n for n in names if n != DROPPED_PHONE or away_since is None])
+        if game.moves >= DROP_AT_MOVE and away_since is None and "dropped" not in game.extra:
+            cloud.disconnect(DROPPED_PHONE)
+            game.extra["dropped"] = rounds
+            away_since = rounds
+        present = [n for n in names if n != DROPPED_PHONE or away_since is None]
+        ready = [(n, a) for n in present if (a := bots.decide(shown(cloud, n)["view"], rng))]
+        if away_since is not None and (rounds - away_since >= DROP_ROUNDS or not ready):
+            cloud.connect(DROPPED_PHONE, {"room": code, "token": tokens[DROPPED_PHONE]})
+            cloud.send(DROPPED_PHONE, action="ping")  # takes its seat back, gets its view
+            away_since = None
             continue
-        ops[op] += 1
-        if op == "get_item":
-            found = (result or {}).get("Item") or {}
-            factor = 1.0 if params.get("ConsistentRead") else 0.5
-            reads += factor * max(1, math.ceil(item_size(found) / 4096))
-        elif op == "query":
-            size = sum(item_size(i) for i in (result or {}).get("Items", []))
-            factor = 1.0 if params.get("ConsistentRead") else 0.5
-            reads += factor * max(1, math.ceil(size / 4096))
-        elif op == "put_item":
-            writes += math.ceil(item_size(params["Item"]) / 1024)
-        elif op == "delete_item":
-            writes += 1
-        elif op == "update_item":  # billed on the larger of the item before and after
-            returned = (result or {}).get("Attributes") or {}
-            writes += max(1, math.ceil((item_size(returned) + 64) / 1024))  # + what it adds
-        elif op == "transact_write_items":
-            for entry in params["TransactItems"]:
-                size = item_size(entry["Put"]["Item"]) if "Put" in entry else 1
-                writes += 2 * math.ceil(size / 1024)  # ConditionCheck counted as a write
-    return reads, writes, ops
+        if not ready:
+            if not cloud.fire_next_timer():
+                raise AssertionError("stuck with no timer")
+            continue
+        group = ready if len(ready) <= TOGETHER_AT_MOST else ready[:1]
+        _send_moves(cloud, game, group)
+        cloud.clock.now += 0.5
+    raise AssertionError(f"game {seed} did not finish in {rounds} rounds")
 
 
-def play_one_game(seed: int) -> dict:
-    recorder = Recorder()
-    invocations: Counter = Counter()
-    handler_ms: defaultdict[str, list[float]] = defaultdict(list)
-    routes = {"connect": connect, "message": message, "disconnect": disconnect, "timer": timer}
-    originals = {route: module.handler for route, module in routes.items()}
-    same_deal = SimpleNamespace(randbits=lambda bits: 7919 * (seed + 1))  # reproducible games
-    with moto_cloud() as cloud, mock.patch.object(aws_client, "client", recorder.client), \
-            mock.patch.object(game_handlers, "secrets", same_deal):  # fmt: skip
-        for route, module in routes.items():
-            original = originals[route]
+def shown(cloud, name: str) -> dict:
+    """The view a phone shows: views pushed at once may arrive out of order, and the phone
+    drops one older (by seq) than the one it shows (frontend/js/connection.js)."""
+    messages = cloud.received(name)
+    read, latest = _shown.get((id(cloud), name), (0, None))
+    for pushed in messages[read:]:
+        if pushed["type"] == "view" and (latest is None or pushed["seq"] >= latest["seq"]):
+            latest = pushed
+    _shown[(id(cloud), name)] = (len(messages), latest)
+    return latest
 
-            def timed(event, context, _original=original, _route=route):
-                calls_before = len(recorder.calls)
-                started = time.perf_counter()
-                try:
-                    return _original(event, context)
-                finally:
-                    wall = time.perf_counter() - started
-                    mine = recorder.calls[calls_before:]
-                    posts = [c for c in mine if c[1] == "post_to_connection"]
-                    others = [c for c in mine if c[1] != "post_to_connection"]
-                    lanes = max(
-                        1, min(aws_client.PUSH_THREADS, len(posts))
-                    )  # posts run in parallel
-                    in_aws = sum(c[4] for c in others) + sum(c[4] for c in posts) / lanes
-                    real = sum(REAL_CALL_MS[c[0]] for c in others)
-                    real += math.ceil(len(posts) / lanes) * REAL_CALL_MS["apigatewaymanagementapi"]
-                    invocations[_route] += 1
-                    handler_ms[_route].append((wall - in_aws) * 1000 + real)
 
-            module.handler = timed
+_shown: dict[tuple[int, str], tuple[int, dict | None]] = {}
+
+
+def _send_moves(cloud, game: Game, group: list[tuple[str, dict]]) -> None:
+    before = {name: len(cloud.received(name)) for name, _ in group}
+    barrier = threading.Barrier(len(group))
+    failures: list[BaseException] = []
+
+    def send(name: str, action: dict) -> None:
+        action = dict(action)
+        kind = action.pop("type")
+        action.setdefault("step", shown(cloud, name)["view"].get("step"))  # the step it shows
         try:
-            names, _, code = cloud.table(12, {"discussion_limit": 120})
-            calls_at_start = len(recorder.calls)
-            sent_before = {n: len(cloud.received(n)) for n in names}
-            messages_in = invocations["message"]
-            cloud.play(names, seed=seed)
-            actions = invocations["message"] - messages_in
-            game_calls = recorder.calls[calls_at_start:]
-            for name in names:
-                cloud.disconnect(name)
-        finally:
-            for route, module in routes.items():
-                module.handler = originals[route]
-        pushed = [json.dumps(m, separators=(",", ":")) for n in names
-                  for m in cloud.received(n)[sent_before[n]:]]  # fmt: skip
-        posts = [c for c in recorder.calls if c[1] == "post_to_connection"]
-        room_puts = [item_size(p["Item"]) for s, op, p, _, _ in recorder.calls
-                     if op == "put_item" and p["Item"]["sk"]["S"] == "ROOM"]  # fmt: skip
-        room_puts += [item_size(e["Put"]["Item"]) for s, op, p, _, _ in recorder.calls
-                      if op == "transact_write_items" for e in p["TransactItems"] if "Put" in e
-                      and e["Put"]["Item"]["sk"]["S"] == "ROOM"]  # fmt: skip
-        room_json = len(service_of().current_room(code).model_dump_json())
-    reads, writes, ops = units(game_calls)
-    all_reads, all_writes, _ = units(recorder.calls)
+            barrier.wait()
+            cloud.send(name, action=kind, **action)
+        except BaseException as exc:  # a crashed thread must stop the bench, not vanish
+            failures.append(exc)
+
+    if len(group) == 1:
+        send(*group[0])
+    else:
+        threads = [threading.Thread(target=send, args=item) for item in group]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        game.together += len(group)
+    if failures:
+        raise failures[0]
+    game.moves += len(group)
+    for name, _ in group:
+        # A move can come too late: another seat's move, or a deadline the move itself
+        # resolved first (the backstop), ended its step. The phone shows the new step.
+        game.refused += sum(m["type"] == "error" for m in cloud.received(name)[before[name] :])
+
+
+def _heartbeats(cloud, game: Game, names: list[str]) -> None:
+    """Each phone pings once, as its heartbeat does (with the rev of the view it shows)."""
+    for name in names:
+        count = len(game.recorder.invocations)
+        rev = shown(cloud, name).get("rev")
+        cloud.send(name, action="ping", **({"rev": rev} if rev else {}))
+        for invocation in game.recorder.invocations[count:]:
+            invocation.tags.add("heartbeat")
+
+
+def _deliver_every_timer(cloud) -> None:
+    cloud.clock.now += 901  # every delay SQS allows has passed
+    for queued in sorted(cloud.queued_timers(), key=lambda m: m.delayed_until):
+        cloud.deliver_timer(queued)
+
+
+# == figures ================================================================================
+def duration_ms(invocation) -> float:
+    """What Lambda bills: the handler's own CPU time, the time it sleeps, and an assumed real
+    round trip per AWS call (posts in waves of PUSH_THREADS)."""
+    others = [c for c in invocation.calls if c.op != "post_to_connection" and c.in_handler_thread]
+    posts = len(invocation.posts())
+    waves = math.ceil(posts / aws_client.PUSH_THREADS)
+    return (invocation.own_cpu_seconds * 1000 + invocation.slept_seconds * 1000
+            + sum(REAL_CALL_MS[c.service] for c in others)
+            + waves * REAL_CALL_MS["apigatewaymanagementapi"])  # fmt: skip
+
+
+@functools.cache
+def memory_gb(route: str) -> float:
+    return TEMPLATE.function(FUNCTION_OF_ROUTE[route]).memory_mb / 1024
+
+
+@functools.cache
+def traced(route: str) -> bool:
+    """Whether Lambda records X-Ray traces (Tracing: Active). PassThrough records only
+    requests that arrive sampled, and API Gateway WebSocket APIs send no trace header."""
+    logical_id = FUNCTION_OF_ROUTE[route]
+    props = {**TEMPLATE.globals_function, **TEMPLATE.resources[logical_id]["Properties"]}
+    return props.get("Tracing") == "Active"
+
+
+@functools.cache
+def access_log_bytes() -> int:
+    (stage,) = TEMPLATE.of_type("AWS::ApiGatewayV2::Stage").values()
+    return access_log_line_bytes(stage["AccessLogSettings"]["Format"])
+
+
+def invocation_costs(invocation) -> dict[str, float]:
+    """Every billed item of one invocation, in dollars, by service."""
+    posts = invocation.posts()
+    frames_in = 1 if invocation.route == "message" else 0
+    messages = frames_in * apigw_messages(invocation.frame_bytes) + sum(
+        apigw_messages(len(c.params["Data"])) for c in posts
+    )
+    sqs = sum(math.ceil(len(c.params["MessageBody"].encode()) / SQS_CHUNK_BYTES) + 2
+              for c in invocation.calls if c.op == "send_message")  # send, receive, delete  # fmt: skip
+    frames = 1 if invocation.route in ("connect", "message", "disconnect") else 0
+    logs = invocation.log_bytes + LAMBDA_PLATFORM_LOG_BYTES + frames * access_log_bytes()
+    billed_ms = math.ceil(duration_ms(invocation))
     return {
-        "actions": actions, "reads": reads, "writes": writes, "ops": ops,
-        "all_reads": all_reads, "all_writes": all_writes,
-        "invocations": invocations, "handler_ms": handler_ms,
-        "posts": len(posts), "post_bytes": sum(len(p) for p in pushed),
-        "largest_message": max(len(p.encode()) for p in pushed),
-        "room_item_end": room_puts[-1], "room_item_max": max(room_puts), "room_json": room_json,
-        "sqs_sent": sum(1 for c in recorder.calls if c[1] == "send_message"),
-        "timer_invocations": invocations["timer"],
+        "Lambda requests": PRICE["lambda_request"],
+        "Lambda duration": billed_ms / 1000 * memory_gb(invocation.route)
+        * PRICE["lambda_gb_second_arm"],
+        "API Gateway messages": messages * PRICE["apigw_message_32kb"],
+        "DynamoDB writes": sum(c.write_units for c in invocation.calls)
+        * PRICE["dynamodb_write_unit"],
+        "DynamoDB reads": sum(c.read_units for c in invocation.calls)
+        * PRICE["dynamodb_read_unit"],
+        "SQS requests": sqs * PRICE["sqs_request"],
+        "CloudWatch Logs ingestion": logs / 1e9 * PRICE["log_ingestion_gb"],
+        "X-Ray traces": PRICE["xray_trace_recorded"] if traced(invocation.route) else 0.0,
     }  # fmt: skip
 
 
-def cost(game: dict) -> dict[str, float]:
-    heartbeats = 12 * GAME_MINUTES / HEARTBEAT_MINUTES  # pings: one invocation + one pong
-    invocations = sum(game["invocations"].values()) + heartbeats
-    mean_ms = statistics.fmean(ms for v in game["handler_ms"].values() for ms in v)
-    billed_ms = sum(math.ceil(ms) for v in game["handler_ms"].values() for ms in v)
-    billed_ms += heartbeats * math.ceil(mean_ms)
-    messages_in = game["invocations"]["message"] + heartbeats
-    messages_out = game["posts"] + heartbeats
-    ping_units = heartbeats * PING_READ_UNITS
-    log_bytes = (game["log_bytes"] + invocations * LAMBDA_PLATFORM_LOG_BYTES
-                 + (messages_in + 24) * ACCESS_LOG_BYTES)  # frames, and 12 connects/disconnects  # fmt: skip
+def summarise(game: Game) -> dict:
+    invocations = game.recorder.invocations
+    beats = [i for i in invocations if "heartbeat" in i.tags]
+    played = [i for i in invocations if "heartbeat" not in i.tags]
+    moves = [i for i in played if i.route == "message" and i.action in GAME_ACTIONS]
+    heartbeats = CATS * GAME_MINUTES / heartbeat_minutes()
+    costs: Counter = Counter()
+    for invocation in played:
+        costs.update(invocation_costs(invocation))
+    per_beat: Counter = Counter()
+    for invocation in beats:
+        per_beat.update(invocation_costs(invocation))
+    for item, dollars in per_beat.items():
+        costs[item] += dollars / len(beats) * heartbeats
+    costs["API Gateway connection minutes"] = CATS * GAME_MINUTES * PRICE["apigw_connection_minute"]
+    requests, client_bytes = phone_load()
+    costs["CloudFront (client, 12 phones)"] = CATS * (
+        requests * PRICE["cloudfront_https_request"]
+        + client_bytes / 1e9 * PRICE["cloudfront_data_out_gb"]
+    )
+    posts = [c for i in played for c in i.posts()]
+    beat_posts = [c for i in beats for c in i.posts()]
+    out_bytes = sum(len(c.params["Data"]) for c in posts) + heartbeats * sum(
+        len(c.params["Data"]) for c in beat_posts
+    ) / max(1, len(beats))
+    messages = sum(
+        (1 if i.route == "message" else 0) + len(i.posts()) for i in played
+    ) + heartbeats * (len(beats) + len(beat_posts)) / max(1, len(beats))
+    store_calls = [i.store_calls_before_first_post() for i in moves]
+    ending = [i.store_calls_before_first_post() for i in moves if i.writes_room()]
+    within = [i.store_calls_before_first_post() for i in moves if not i.writes_room()]
+    game_calls = [c for i in played for c in i.dynamodb()]
+    ops = Counter(c.op for i in moves for c in i.dynamodb())
     return {
-        "Lambda requests": invocations * PRICE["lambda_request"],
-        "Lambda duration": billed_ms / 1000 * LAMBDA_MEMORY_GB * PRICE["lambda_gb_second_arm"],
-        "API Gateway messages": (messages_in + messages_out) * PRICE["apigw_message_32kb"],
-        "API Gateway connection minutes": 12 * GAME_MINUTES * PRICE["apigw_connection_minute"],
-        "DynamoDB writes": game["all_writes"] * PRICE["dynamodb_write_unit"],
-        "DynamoDB reads": (game["all_reads"] + ping_units) * PRICE["dynamodb_read_unit"],
-        "SQS requests": game["sqs_sent"] * 3 * PRICE["sqs_request"],  # send, receive, delete
-        "Data transfer out": game["post_bytes"] / 1e9 * PRICE["data_out_gb"],
-        "CloudWatch Logs ingestion": log_bytes / 1e9 * PRICE["log_ingestion_gb"],
-        "CloudFront (client, 12 phones)": 12 * (
-            phone_load()[0] * PRICE["cloudfront_https_request"]
-            + phone_load()[1] / 1e9 * PRICE["cloudfront_data_out_gb"]),
-    }  # fmt: skip
+        "seed": game.seed,
+        "moves": len(moves),
+        "moves_together": game.together,
+        "moves_refused": game.refused,
+        "invocations": dict(Counter(i.route for i in played)),
+        "heartbeats_modeled": heartbeats,
+        "messages": messages,
+        "data_out_bytes": out_bytes,
+        "largest_message": max(len(c.params["Data"]) for c in posts),
+        "store_calls_per_move": store_calls,
+        "store_calls_ending": ending,
+        "store_calls_within": within,
+        "write_units": sum(c.write_units for c in game_calls),
+        "read_units": sum(c.read_units for c in game_calls),
+        "dynamodb_ops_per_move": {op: n / len(moves) for op, n in ops.most_common()},
+        "failed_writes": sum(c.failed for c in game_calls),
+        # the concurrent paths: a seat that waited to recheck the step, a move taken back
+        # because the step ended as it was written (orphan), a write retried on a conflict
+        "rechecks": sum(i.slept_seconds > 0 for i in moves),
+        "orphans_taken_back": sum(
+            c.op == "delete_item" and not c.failed and c.params["Key"][SORT]["S"].startswith("SUB#")
+            for c in game_calls
+        ),
+        "timers_sent": dict(
+            Counter(
+                json.loads(c.params["MessageBody"])["kind"]
+                for i in played
+                for c in i.calls
+                if c.op == "send_message"
+            )
+        ),
+        "slept_ms": sum(i.slept_seconds for i in played) * 1000,
+        "duration_ms": [duration_ms(i) for i in played],
+        "move_duration_ms": [duration_ms(i) for i in moves],
+        "log_bytes": sum(i.log_bytes for i in played),
+        "room_json": game.room_json,
+        "room_item": [size for i in invocations for size in i.room_item_sizes()],
+        "costs": dict(costs),
+        "data_out_if_billed": out_bytes / 1e9 * PRICE["data_out_gb"],
+        "cost": sum(costs.values()),
+    }
 
 
 @functools.cache
 def phone_load() -> tuple[int, int]:
     """(requests, bytes) of a phone opening the game: the page, config.json, every script
     and style, the English strings; gzip-compressed, as CloudFront sends them."""
-    import gzip
-
     from deploy.frontend import uploads
 
     loaded = [u for u in uploads("wss://example")
@@ -268,59 +417,102 @@ def phone_load() -> tuple[int, int]:
     return len(loaded), sum(len(gzip.compress(u.body)) for u in loaded)
 
 
-def alarm_metrics() -> int:
-    """Metrics the template's alarms watch (CloudWatch bills each, monthly)."""
-    alarms = TEMPLATE.of_type("AWS::CloudWatch::Alarm").values()
-    return sum(sum(1 for m in a.get("Metrics", []) if "MetricStat" in m) or 1 for a in alarms)
+def mean_max(values: list[float]) -> dict[str, float]:
+    return {"mean": round(statistics.fmean(values), 3), "max": max(values)} if values else {}
+
+
+def report(games: list[dict]) -> dict:
+    moves = sum(g["moves"] for g in games)
+    every = lambda key: [v for g in games for v in g[key]]  # noqa: E731
+    items = list(games[0]["costs"])
+    return {
+        "games": len(games),
+        "cost_per_game_mean": round(statistics.fmean(g["cost"] for g in games), 5),
+        "cost_per_game_max": round(max(g["cost"] for g in games), 5),
+        "messages_per_game": round(statistics.fmean(g["messages"] for g in games)),
+        "store_calls_per_move": mean_max(every("store_calls_per_move")),
+        "store_calls_per_move_ending_step": mean_max(every("store_calls_ending")),
+        "store_calls_per_move_within_step": mean_max(every("store_calls_within")),
+        "write_units_per_move": round(sum(g["write_units"] for g in games) / moves, 3),
+        "read_units_per_move": round(sum(g["read_units"] for g in games) / moves, 3),
+        "moves_per_game": [g["moves"] for g in games],
+        "moves_together_per_game": [g["moves_together"] for g in games],
+        "moves_refused_per_game": [g["moves_refused"] for g in games],
+        "failed_conditional_writes_per_game": [g["failed_writes"] for g in games],
+        "rechecks_per_game": [g["rechecks"] for g in games],
+        "orphans_taken_back_per_game": [g["orphans_taken_back"] for g in games],
+        "timers_sent_per_game": [g["timers_sent"] for g in games],
+        "dynamodb_calls_per_move": {
+            op: round(statistics.fmean(g["dynamodb_ops_per_move"].get(op, 0) for g in games), 3)
+            for op in sorted({op for g in games for op in g["dynamodb_ops_per_move"]})
+        },
+        "largest_message_bytes": max(g["largest_message"] for g in games),
+        "room_json_bytes": max(g["room_json"] for g in games),
+        "room_item_bytes": {
+            "end": max(g["room_item"][-1] for g in games),
+            "max": max(max(g["room_item"]) for g in games),
+        },
+        "move_duration_ms": {
+            "p50": round(statistics.median(every("move_duration_ms")), 1),
+            "p95": round(statistics.quantiles(every("move_duration_ms"), n=20)[-1], 1),
+        },
+        "breakdown_per_game": {
+            item: round(statistics.fmean(g["costs"][item] for g in games), 6) for item in items
+        },
+        "data_out_per_game_bytes": round(statistics.fmean(g["data_out_bytes"] for g in games)),
+        "data_out_per_game_if_billed": round(
+            statistics.fmean(g["data_out_if_billed"] for g in games), 6
+        ),
+        "assumptions": {
+            "game_minutes": GAME_MINUTES,
+            "heartbeat_minutes": heartbeat_minutes(),
+            "heartbeats_per_game": games[0]["heartbeats_modeled"],
+            "lambda_memory_mb": {r: round(memory_gb(r) * 1024) for r in ROUTES},
+            "xray_traced": {r: traced(r) for r in ROUTES},
+            "real_call_ms": REAL_CALL_MS,
+            "together_at_most": TOGETHER_AT_MOST,
+        },
+    }
+
+
+def print_text(figures: dict) -> None:
+    print(f"backend benchmark — {figures['games']} whole 12-cat games through the handlers "
+          f"on moto (moves: {figures['moves_per_game']}, of which sent together: "
+          f"{figures['moves_together_per_game']})")  # fmt: skip
+    print(f"cost of one game: mean ${figures['cost_per_game_mean']:.5f}, "
+          f"max ${figures['cost_per_game_max']:.5f}")  # fmt: skip
+    for item, dollars in figures["breakdown_per_game"].items():
+        print(f"  {item:32s} ${dollars:.5f}")
+    print(f"  (data out, not billed for WebSocket APIs: {figures['data_out_per_game_bytes']:,}"
+          f" bytes, ${figures['data_out_per_game_if_billed']:.5f} if it were)")  # fmt: skip
+    print(f"API Gateway messages per game: {figures['messages_per_game']:,}")
+    for key in ("store_calls_per_move", "store_calls_per_move_ending_step",
+                "store_calls_per_move_within_step"):  # fmt: skip
+        print(f"{key}: {figures[key]}")
+    print(f"DynamoDB per move: write units {figures['write_units_per_move']}, read units "
+          f"{figures['read_units_per_move']}; calls {figures['dynamodb_calls_per_move']}")  # fmt: skip
+    print(f"refused moves {figures['moves_refused_per_game']}, failed conditional writes "
+          f"{figures['failed_conditional_writes_per_game']}, rechecks "
+          f"{figures['rechecks_per_game']}, orphans taken back "
+          f"{figures['orphans_taken_back_per_game']}, timers sent "
+          f"{figures['timers_sent_per_game']}")  # fmt: skip
+    print(f"largest message {figures['largest_message_bytes']:,} bytes; room item "
+          f"{figures['room_item_bytes']} bytes stored ({figures['room_json_bytes']:,} bytes of "
+          f"JSON); move duration {figures['move_duration_ms']}")  # fmt: skip
+    print(f"assumptions: {figures['assumptions']}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    games = []
-    for seed in range(args.games):
-        printed = io.StringIO()  # what the handlers log: Powertools' metrics (EMF) and logs
-        with contextlib.redirect_stdout(printed):
-            games.append(play_one_game(seed))
-        games[-1]["log_bytes"] = len(printed.getvalue().encode())
-    print(f"backend benchmark — {args.games} whole 12-cat games through the handlers on moto")
-    actions = sum(g["actions"] for g in games)
-    ops: Counter = sum((g["ops"] for g in games), Counter())
-    print(f"player actions: {actions}  ({actions / len(games):.0f} per game)")
-    print(
-        "DynamoDB per action: "
-        + ", ".join(f"{op} {n / actions:.2f}" for op, n in ops.most_common())
-    )
-    print(f"  read units per action {sum(g['reads'] for g in games) / actions:.2f}, "
-          f"write units per action {sum(g['writes'] for g in games) / actions:.2f}")  # fmt: skip
-    print(f"largest message to one phone: {max(g['largest_message'] for g in games):,} bytes "
-          f"(target <= 8 KB)")  # fmt: skip
-    print(f"room item: {max(g['room_item_end'] for g in games):,} bytes stored at the end "
-          f"(zlib; {max(g['room_json'] for g in games):,} bytes of JSON), "
-          f"{max(g['room_item_max'] for g in games):,} at most (target <= 64 KB)")  # fmt: skip
-    routes = sum((g["invocations"] for g in games), Counter())
-    print("Lambda invocations per game: " + ", ".join(
-        f"{route} {n / len(games):.0f}" for route, n in routes.most_common()))  # fmt: skip
-    for route in ("message", "timer"):
-        samples = [ms for g in games for ms in g["handler_ms"][route]]
-        print(f"  {route}: estimated duration p50 {statistics.median(samples):.1f} ms, "
-              f"p95 {statistics.quantiles(samples, n=20)[-1]:.1f} ms")  # fmt: skip
-    costs = [cost(g) for g in games]
-    print(f"AWS list-price cost of one 12-cat game ({GAME_MINUTES} min, {LAMBDA_MEMORY_GB * 1024:.0f}"
-          f" MB arm64 Lambda):")  # fmt: skip
-    for item in costs[0]:
-        print(f"  {item:32s} ${statistics.fmean(c[item] for c in costs):.5f}")
-    total = statistics.fmean(sum(c.values()) for c in costs)
-    print(f"  {'total':32s} ${total:.5f}  (target <= $0.01)")
-    metrics = alarm_metrics()
-    fixed = metrics * PRICE["alarm_metric_month"]
-    print(
-        f"A month (docs/deploy.md): {metrics} alarm metrics ${fixed:.2f} "
-        "(the free tier's first 10 not deducted), plus per game:"
-    )
-    for count in (10, 1_000, 100_000):
-        print(f"  {count:>7,} games  ${fixed + count * total:,.2f}")
+    games = [summarise(play_one_game(seed)) for seed in range(args.games)]
+    figures = report(games)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print_text(figures)
 
 
 if __name__ == "__main__":

@@ -7,13 +7,16 @@ Starts `python -m local_stack` (moto, the gateway, Lambda workers, the SQS polle
 for each N: N rooms of 12 bots (local_stack/bot_client.py) create, join, start and play
 for the given time. Each bot thinks a random time before a move, like a person.
 Latency is action -> push: from a bot sending a move to the first view it receives after
-it (its own move shown back). Prints p50/p95/p99, actions per second and errors;
-asserts nothing. Everything shares this machine's cores: the figures measure the local
-stack, whose DynamoDB (moto) is far slower than the real one (docs/performance.md).
+it (its own move shown back). Prints p50/p95/p99, actions per second, errors and the
+machine's 1-minute load average at the row's end (the cores are shared: compare runs at
+a similar load); `--rooms 1` is the one-party figure. Asserts nothing. The figures
+measure the local stack, whose DynamoDB (moto) is far slower than the real one
+(docs/performance.md).
 """
 
 import argparse
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -86,14 +89,14 @@ def main() -> None:
     stack = LocalStackProcess("--workers", args.workers)
     print(f"local stack load — 12 bot phones per room, think {args.think} s, "
           f"{args.seconds:.0f} s per row, {args.workers} Lambda workers")  # fmt: skip
-    print("rooms | actions | actions/s | push latency ms p50 | p95 | p99 | errors")
+    print("rooms | actions | actions/s | push latency ms p50 | p95 | p99 | errors | load")
     try:
         for rooms in (int(n) for n in args.rooms.split(",")):
             result = asyncio.run(one_round(stack.websocket_url, rooms, args.seconds, think))
             lat = result["latencies"] or [float("nan")]
             print(f"{rooms:5d} | {result['actions']:7d} | {result['actions'] / result['seconds']:9.1f}"
                   f" | {statistics.median(lat):19.1f} | {percentile(lat, 95):5.1f} |"
-                  f" {percentile(lat, 99):6.1f} | {result['errors']}")  # fmt: skip
+                  f" {percentile(lat, 99):6.1f} | {result['errors']} | {os.getloadavg()[0]:.1f}")  # fmt: skip
         print("target: p99 <= 50 ms at 20 rooms")
     finally:
         try:  # a stack with a backlog of queued invocations may take a while to stop
