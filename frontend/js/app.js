@@ -45,6 +45,9 @@ let connection;
 const ctx = {
   send,
   render: () => render(),
+  // The current view, if the one shown is not: whom a step waits for is not pushed to
+  // every phone at each move (docs/protocol.md), a phone asks for it.
+  refresh: () => connection.ping(),
   renderStatus: () => renderStatus(),
   countdown: strip.countdownItem,
   showError,

@@ -1,6 +1,11 @@
 // One WebSocket to the game, kept alive: heartbeat under API Gateway's 10-minute idle
 // limit, reconnect at once when the phone wakes or comes back online, then with backoff.
+// The heartbeat is sent only when the phone has sent nothing for HEARTBEAT_MS (issue 16:
+// every frame is billed; a move keeps the socket alive as well as a ping). Only frames
+// sent count: whether API Gateway counts its own pushes against the idle limit is not
+// documented, so the phone does not rely on them.
 const HEARTBEAT_MS = 4 * 60 * 1000;
+const HEARTBEAT_CHECK_MS = 15 * 1000;
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 const GIVE_UP_SEAT_AFTER = 4; // refused reconnects in a row: the room or seat is gone
 // What the server sends. API Gateway answers a frame it throttled, or whose Lambda failed,
@@ -29,7 +34,8 @@ export class Connection {
     this.failures = 0;
     this.timer = null;
     this.lastMove = null; // {message, step, at, retried}: the newest message that is not a ping
-    setInterval(() => this.ping(), HEARTBEAT_MS);
+    this.lastSent = Date.now(); // the last frame sent on this socket
+    setInterval(() => { if (Date.now() - this.lastSent >= HEARTBEAT_MS) this.ping(); }, HEARTBEAT_CHECK_MS);
   }
 
   open() {
@@ -45,7 +51,7 @@ export class Connection {
       this.failures = 0;
       this.setState("open");
       this.ping(); // takes the seat and brings the whole current view (docs/protocol.md)
-      for (const message of this.queue.splice(0)) socket.send(JSON.stringify(message));
+      for (const message of this.queue.splice(0)) this.frame(message);
     };
     socket.onmessage = (event) => {
       let message;
@@ -82,8 +88,14 @@ export class Connection {
   }
 
   transmit(message) {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.frame(message);
     else { this.queue.push(message); this.open(); }
+  }
+
+  // Every frame goes out here: the heartbeat waits for HEARTBEAT_MS of silence.
+  frame(message) {
+    this.socket.send(JSON.stringify(message));
+    this.lastSent = Date.now();
   }
 
   // The server did not take a frame: take it to be the last move (see KNOWN_TYPES). Send it
@@ -106,7 +118,7 @@ export class Connection {
 
   ping() {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
-      this.socket.send(JSON.stringify(this.rev ? { action: "ping", rev: this.rev } : { action: "ping" }));
+      this.frame(this.rev ? { action: "ping", rev: this.rev } : { action: "ping" });
     }
   }
 

@@ -8,9 +8,18 @@ import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), 
 // arriving does not snap the host's tools shut.
 const opened = new Set();
 
+// onOpen: called when the player opens the panel (not when a redraw keeps it open).
 function panel(id, summary, ...content) {
+  return panelOpening(id, null, summary, ...content);
+}
+
+function panelOpening(id, onOpen, summary, ...content) {
   return h("details", { class: "panel", id, open: opened.has(id),
-    ontoggle: (e) => { if (e.target.open) opened.add(id); else opened.delete(id); } },
+    ontoggle: (e) => {
+      if (!e.target.open) { opened.delete(id); return; }
+      if (!opened.has(id) && onOpen) onOpen();
+      opened.add(id);
+    } },
   h("summary", {}, summary), ...content);
 }
 
@@ -105,7 +114,9 @@ export function hostTools(v, game, ctx) {
     h("span", { class: "name" }, name, offlineMark(name)),
     h("button", { class: "secondary", "aria-label": t("mark_name_away", { name }),
       onclick: () => ctx.send("mark_away", { target: name }) }, `💤 ${t("away")}`)))) : null;
-  return panel("host-tools", `${t("host_tools")}${offline.length ? ` · 📵 ${offline.length}` : ""}`,
+  // A move that leaves the step is told its mover alone (docs/protocol.md): opening the
+  // panel asks for the view, so its list of whom the step waits for is the current one.
+  return panelOpening("host-tools", ctx.refresh, `${t("host_tools")}${offline.length ? ` · 📵 ${offline.length}` : ""}`,
     waitList ? h("p", {}, t("waiting_mark_away")) : null, waitList,
     h("p", { class: "muted" }, `📵 ${t("offline")}: ${offline.length ? offline.join(", ") : "—"}`),
     away.size ? h("p", { class: "muted" }, `💤 ${t("away")}: ${[...away].join(", ")}`) : null,

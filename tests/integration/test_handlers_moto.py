@@ -161,10 +161,12 @@ def atomic_moto_requests(monkeypatch):
     backend operation gives moto the same semantics, requests still interleave freely."""
     import threading
 
+    from moto.core.botocore_stubber import BotocoreStubber
     from moto.dynamodb.models import DynamoDBBackend
 
     lock = threading.RLock()
-    for name in ("get_item", "put_item", "delete_item", "query", "transact_write_items"):
+    for name in ("get_item", "put_item", "update_item", "delete_item", "query",
+                 "transact_write_items"):  # fmt: skip
         original = getattr(DynamoDBBackend, name)
 
         def locked(self, *args, _original=original, **kwargs):
@@ -172,6 +174,17 @@ def atomic_moto_requests(monkeypatch):
                 return _original(self, *args, **kwargs)
 
         monkeypatch.setattr(DynamoDBBackend, name, locked)
+    # The response too: moto renders a read's items after the backend call returns, and a
+    # step's pending moves are one item other seats' updates change meanwhile.
+    process_request = BotocoreStubber.process_request
+
+    def request_locked(self, request):
+        if "dynamodb" not in request.url:
+            return process_request(self, request)
+        with lock:
+            return process_request(self, request)
+
+    monkeypatch.setattr(BotocoreStubber, "process_request", request_locked)
 
 
 def test_twelve_simultaneous_votes_200_times_none_lost_none_doubled(

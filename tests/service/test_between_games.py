@@ -324,9 +324,10 @@ def test_every_phone_is_told_when_a_phone_goes_offline_or_comes_back_in_a_game()
 def test_a_phone_found_gone_by_a_push_is_shown_offline_and_checked_for_away():
     """``$disconnect`` is best effort: a 410 on a push tells the same to everyone."""
     h = _started()
-    h.send("Bo", action="ready")  # Bo is done: Ann's Ready changes Bo's "waiting for" list
+    for name in ["Bo", "Cy", "Di"]:
+        h.send(name, action="ready")
     h.pusher.gone.add("Bo")
-    h.send("Ann", action="ready")
+    h.send("Ann", action="ready")  # the last Ready ends the step: every phone is pushed
     assert h.room().seat("Bo").connection is None
     for name in ["Ann", "Cy", "Di"]:
         assert h.view(name)["connected"]["Bo"] is False, name

@@ -9,7 +9,7 @@ from engine.catch_the_witch.rules import waiting_for
 from functions.room_service.adapters.memory import MemoryRoomStore
 from functions.room_service.domain.lobby import CannotJoin
 from functions.room_service.domain.room import CODE_ALPHABET, CODE_LENGTH
-from functions.room_service.service.replies import view_for
+from functions.room_service.service.replies import same_but_waiting, view_for
 from functions.room_service.service.room_service import Refused
 from tests.support.service_harness import Harness, result_of
 
@@ -198,9 +198,10 @@ def test_duplicate_early_late_and_lost_timers():
 
 def test_a_410_drops_that_connection_and_the_request_still_succeeds():
     h = started(["Ann", "Bo", "Cy", "Di"])
-    h.send("Cy", action="ready")  # Cy is done: Ann's Ready changes Cy's "waiting for" list
+    for name in ["Bo", "Cy", "Di"]:
+        h.send(name, action="ready")
     h.pusher.gone.add("Cy")
-    h.send("Ann", action="ready")
+    h.send("Ann", action="ready")  # the last Ready ends the step: every phone is pushed
     assert h.error("Ann") is None
     assert h.connections.lookup("Cy") is None
     assert h.room().seat("Cy").connection is None
@@ -288,13 +289,18 @@ def test_twelve_simultaneous_votes_are_never_lost_or_doubled():
 
 def test_ping_resends_the_view_only_when_the_phone_shows_another():
     h = started(["Ann", "Bo", "Cy", "Di"])
-    h.send("Bo", action="ready")  # Bo is done: it is sent the "waiting for" changes
-    h.send("Ann", action="ready")  # a pending submission: a new view without a room write
+    h.send("Bo", action="ready")  # Bo is done: its view lists whom the step waits for
+    shown = h.pusher.last("Bo")
+    h.send("Ann", action="ready")  # a pending submission: only Bo's waiting list changed
+    assert h.pusher.last("Bo") == shown, "a move that leaves the step is told its mover only"
+    h.send("Bo", action="ping", rev=shown["rev"])  # Bo asks: the list is brought up to date
     latest = h.pusher.last("Bo")
+    assert "Ann" in shown["view"]["waiting"] and "Ann" not in latest["view"]["waiting"]
     h.send("Bo", action="ping", rev=latest["rev"])
     assert h.messages("Bo")[-1] == {"type": "pong"}  # up to date: the view is not sent again
+    count = len(h.messages("Bo"))
     h.send("Bo", action="ping", rev="0" * 16)  # an older view (or none): sent again
-    assert [m["type"] for m in h.messages("Bo")[-2:]] == ["pong", "view"]
+    assert [m["type"] for m in h.messages("Bo")[count:]] == ["view"], "the view is the pong"
     assert h.pusher.last("Bo")["view"] == latest["view"]
     assert h.pusher.last("Bo")["seq"] >= latest["seq"]
 
@@ -434,8 +440,8 @@ def test_every_phone_always_holds_its_current_view_though_unchanged_views_are_no
     def send_and_check(connection, **message):
         original(connection, **message)
         room = h.room()
-        for name in names:
-            assert h.view(name) == view_for(room, name), (message, name)
+        for name in names:  # the names waited for are brought up to date on request
+            assert same_but_waiting(h.view(name), view_for(room, name)), (message, name)
 
     h.send = send_and_check
     h.play_with_bots(names, seed=11)

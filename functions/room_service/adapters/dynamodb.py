@@ -11,14 +11,16 @@ from . import aws_client
 from .ports import Connections, RoomStore
 from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
 
-#: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); a seat's pending moves in a
-#: step are (ROOM#<code>, SUB#<step>#<seat>), beside their room; a connection is
+#: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); the pending moves of a step
+#: are one item (ROOM#<code>, SUB#<step>) beside their room, each seat's in attributes of
+#: its own (``m#<seat>``: the moves, ``n#<seat>``: its count of writes); a connection is
 #: (CONN#<id>, CONN), with its message counter (ratelimit.py); the requests of one kind
 #: from one source address in one window are (IP#<address>, <kind>#<window start>).
 KEY = "pk"
 SORT = "sk"
 #: Pending moves outlive their step by at most this long (TTL), if never consumed.
 SUBMISSION_TTL_SECONDS = 24 * 3600
+MOVES_PREFIX = "m#"
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
 CONNECTION_TTL_SECONDS = 3 * 3600
 
@@ -72,8 +74,10 @@ class DynamoRoomStore(RoomStore):
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
              absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
         """A conditional put; with consumed or absent submissions, one transaction that also
-        deletes each consumed one if unchanged and checks that no absent one was written
-        meanwhile (so no move is lost, orphaned or applied twice)."""
+        deletes their step's item if each consumed one is unchanged and no absent one was
+        written meanwhile (so no move is lost, orphaned or applied twice). A step's pending
+        moves share one item (``_step_key``): the transaction writes two items, not one per
+        seat (issue 16: each item of a transaction is billed twice)."""
         db = self._db
         self.writes += 1
         put = {
@@ -85,49 +89,72 @@ class DynamoRoomStore(RoomStore):
             if not consumed and not absent:
                 db.put_item(**put)
                 return True
-            deletes = [
-                {"Delete": {"TableName": self.table, "Key": _submission_key(room.code, sub),
-                            "ConditionExpression": "n = :n",
-                            "ExpressionAttributeValues": {":n": {"N": str(sub.n)}}}}
-                for sub in consumed
-            ]  # fmt: skip
-            checks = [
-                {"ConditionCheck": {"TableName": self.table,
-                                    "Key": _submission_key_of(room.code, step, seat),
-                                    "ConditionExpression": f"attribute_not_exists({KEY})"}}
-                for step, seat in absent
-            ]  # fmt: skip
-            db.transact_write_items(TransactItems=[{"Put": put}, *deletes, *checks])
+            steps = sorted({sub.step for sub in consumed} | {step for step, _ in absent})
+            guards = [self._step_guard(room.code, step, consumed, absent) for step in steps]
+            db.transact_write_items(TransactItems=[{"Put": put}, *guards])
             return True
         except (db.exceptions.ConditionalCheckFailedException,
                 db.exceptions.TransactionCanceledException):  # fmt: skip
             self.conflicts += 1
             return False
 
+    def _step_guard(self, code: str, step: int, consumed: list[Submission],
+                    absent: list[tuple[int, str]]) -> dict[str, Any]:  # fmt: skip
+        """The transaction's item for one step: delete the step's pending moves if each
+        consumed seat's count is as read and no absent seat has one (a condition check
+        alone when none was consumed: there is nothing to delete)."""
+        names: dict[str, str] = {}
+        values: dict[str, Any] = {}
+        terms = []
+        for i, sub in enumerate(s for s in consumed if s.step == step):
+            names[f"#c{i}"] = _count_name(sub.player)
+            values[f":c{i}"] = {"N": str(sub.n)}
+            terms.append(f"#c{i} = :c{i}")
+        for i, seat in enumerate(seat for at, seat in absent if at == step):
+            names[f"#a{i}"] = _count_name(seat)
+            terms.append(f"attribute_not_exists(#a{i})")
+        guard = {"TableName": self.table, "Key": _step_key(code, step),
+                 "ConditionExpression": " AND ".join(terms),
+                 "ExpressionAttributeNames": names,
+                 **({"ExpressionAttributeValues": values} if values else {})}  # fmt: skip
+        deletes = any(sub.step == step for sub in consumed)
+        return {"Delete": guard} if deletes else {"ConditionCheck": guard}
+
     def submissions(self, code: str, step: int) -> list[Submission]:
         self.reads += 1
+        key = _step_key(code, step)
         items = self._db.query(
             TableName=self.table, ConsistentRead=True,
-            KeyConditionExpression=f"{KEY} = :pk AND begins_with({SORT}, :prefix)",
-            ExpressionAttributeValues={":pk": {"S": f"ROOM#{code}"},
-                                       ":prefix": {"S": f"SUB#{step:06d}#"}},
+            KeyConditionExpression=f"{KEY} = :pk AND {SORT} = :sk",
+            ExpressionAttributeValues={":pk": key[KEY], ":sk": key[SORT]},
         )["Items"]  # fmt: skip
-        return [Submission.model_validate_json(item["submission"]["S"]) for item in items]
+        item = items[0] if items else {}
+        return [
+            Submission.model_validate_json(value["S"])
+            for name, value in sorted(item.items()) if name.startswith(MOVES_PREFIX)
+        ]  # fmt: skip
 
     def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
+        """One seat's moves into its own attributes of the step's item: other seats write
+        other attributes of it, so twelve at once do not conflict."""
         db = self._db
         self.writes += 1
-        condition = f"attribute_not_exists({KEY})" if expected_n == 0 else "n = :n"
-        values = {} if expected_n == 0 else {":n": {"N": str(expected_n)}}
-        item = {
-            **_submission_key(code, submission),
-            "n": {"N": str(submission.n)},
-            "submission": {"S": stored_submission(submission)},
-            "expires_at": {"N": str(int(submission.actions[-1]["t"]) + SUBMISSION_TTL_SECONDS)},
+        condition = "attribute_not_exists(#n)" if expected_n == 0 else "#n = :expected"
+        values = {
+            ":n": {"N": str(submission.n)},
+            ":moves": {"S": stored_submission(submission)},
+            ":expires_at": {"N": str(int(submission.actions[-1]["t"]) + SUBMISSION_TTL_SECONDS)},
+            **({":expected": {"N": str(expected_n)}} if expected_n else {}),
         }
         try:
-            db.put_item(TableName=self.table, Item=item, ConditionExpression=condition,
-                        **({"ExpressionAttributeValues": values} if values else {}))  # fmt: skip
+            db.update_item(
+                TableName=self.table, Key=_step_key(code, submission.step),
+                UpdateExpression="SET #n = :n, #moves = :moves, expires_at = :expires_at",
+                ConditionExpression=condition,
+                ExpressionAttributeNames={"#n": _count_name(submission.player),
+                                          "#moves": _moves_name(submission.player)},
+                ExpressionAttributeValues=values,
+            )  # fmt: skip
         except db.exceptions.ConditionalCheckFailedException:
             self.conflicts += 1
             return False
@@ -137,9 +164,13 @@ class DynamoRoomStore(RoomStore):
         db = self._db
         self.writes += 1
         try:
-            db.delete_item(TableName=self.table, Key=_submission_key(code, submission),
-                           ConditionExpression="n = :n",
-                           ExpressionAttributeValues={":n": {"N": str(submission.n)}})  # fmt: skip
+            db.update_item(
+                TableName=self.table, Key=_step_key(code, submission.step),
+                UpdateExpression="REMOVE #n, #moves", ConditionExpression="#n = :n",
+                ExpressionAttributeNames={"#n": _count_name(submission.player),
+                                          "#moves": _moves_name(submission.player)},
+                ExpressionAttributeValues={":n": {"N": str(submission.n)}},
+            )  # fmt: skip
         except db.exceptions.ConditionalCheckFailedException:
             return False
         return True
@@ -149,12 +180,18 @@ def _room_key(code: str) -> dict[str, dict[str, str]]:
     return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": "ROOM"}}
 
 
-def _submission_key_of(code: str, step: int, seat: str) -> dict[str, dict[str, str]]:
-    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": f"SUB#{step:06d}#{seat}"}}
+def _step_key(code: str, step: int) -> dict[str, dict[str, str]]:
+    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": f"SUB#{step:06d}"}}
 
 
-def _submission_key(code: str, sub: Submission) -> dict[str, dict[str, str]]:
-    return _submission_key_of(code, sub.step, sub.player)
+def _moves_name(seat: str) -> str:
+    """The attribute of the step's item holding one seat's pending moves (JSON)."""
+    return f"{MOVES_PREFIX}{seat}"
+
+
+def _count_name(seat: str) -> str:
+    """The attribute counting one seat's writes to the step's item (``Submission.n``)."""
+    return f"n#{seat}"
 
 
 def _connection_key(connection_id: str) -> dict[str, dict[str, str]]:

@@ -2,6 +2,7 @@
 and views. It returns the connections found gone (HTTP 410) and changes nothing itself:
 the caller decides what a gone phone means for its seat."""
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..adapters.ports import Pusher, Timers
@@ -17,9 +18,23 @@ class Delivery:
 
     def deliver(self, commit: Commit) -> list[str]:
         """Everything ``commit`` asks to send; the connections found gone."""
-        room, change = commit.room, commit.change
-        for timer, delay in change.timers:
+        timers = commit.change.timers
+        if not timers:
+            return self._push_all(commit)
+        # The timers go to SQS while the posts go out (issue 16: one round trip fewer
+        # before the phones hear of a step's end); both wait only for the write.
+        with ThreadPoolExecutor(1) as scheduling:
+            scheduled = scheduling.submit(self._schedule, timers)
+            gone = self._push_all(commit)
+        scheduled.result()  # a failure to schedule still fails the request
+        return gone
+
+    def _schedule(self, timers) -> None:
+        for timer, delay in timers:
             self.timers.schedule(timer, delay)
+
+    def _push_all(self, commit: Commit) -> list[str]:
+        room, change = commit.room, commit.change
         gone = [c for c, message in change.direct for c in self.pusher.push([(c, message)])]
         pushed: set[str] = set()
         if change.push_views:
@@ -27,14 +42,17 @@ class Delivery:
             gone += gone_views
         if change.pong:
             pong = change.pong
-            if pong.answer:
-                gone += self.pusher.push([(pong.connection_id, replies.PONG)])
             # Nothing in the answer depends on anything but the seat's own view: neither
-            # other seats' pending moves nor steps the seat does not see (issue 18).
-            if pong.name not in pushed:
-                view = replies.view_message(commit.seq, view_for(room, pong.name))
-                if view["rev"] != pong.client_rev:
-                    gone += self.pusher.push([(pong.connection_id, view)])
+            # other seats' pending moves nor steps the seat does not see (issue 18). A view
+            # sent answers the ping as well: no pong beside it (issue 16: one message).
+            answer = None if pong.name in pushed else replies.view_message(
+                commit.seq, view_for(room, pong.name))  # fmt: skip
+            if answer is not None and answer["rev"] == pong.client_rev:
+                answer = None
+            if answer is None and pong.answer and pong.name not in pushed:
+                answer = replies.PONG
+            if answer is not None:
+                gone += self.pusher.push([(pong.connection_id, answer)])
         return gone
 
     def send(self, connection_id: str, message: dict[str, Any]) -> list[str]:
@@ -43,13 +61,17 @@ class Delivery:
 
     def _push_views(self, room, seq: int, seen: Seen | None) -> tuple[set[str], list[str]]:
         """Each connected seat's new view, except to seats that already have it (a place, a
-        witch's choice, a Seer's look change only the mover's own view): the seats pushed,
+        witch's choice, a Seer's look change only the mover's own view) or whose view
+        changed only in its waiting list (issue 16: a move that leaves the step as it is
+        is acknowledged to its mover alone; the others' lists are brought up to date at the
+        step's end, or when a phone asks: a ``ping`` with its ``rev``): the seats pushed,
         and the connections found gone."""
         game_views = room.rules.views(room.state) if room.state else None
         had = seen.game_views(room, game_views) if seen else None
         seats = [
             s for s in room.seats
-            if s.connection and not (had and had.get(s.name) == game_views[s.name])
+            if s.connection and not (had and s.name in had
+                                     and replies.same_but_waiting(had[s.name], game_views[s.name]))
         ]  # fmt: skip
         if not seats:
             return set(), []

@@ -50,6 +50,20 @@ def joined_message(room: str, name: str, token: str) -> dict[str, Any]:
 PONG = {"type": "pong"}
 
 
+#: The field of a game view listing who the step still waits for (docs/protocol.md): a
+#: change to it alone is not pushed (issue 16); the phone asks for it with a ``ping``.
+WAITING_FIELD = "waiting"
+
+
+def same_but_waiting(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether two views of one seat differ at most in the names waited for."""
+    if before == after:
+        return True
+    if before.keys() != after.keys():
+        return False
+    return all(before[k] == after[k] for k in before if k != WAITING_FIELD)
+
+
 # -- views --------------------------------------------------------------------------------
 def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -> dict[str, Any]:
     """The whole current view for one seat: the lobby, or the game view with room facts

@@ -61,7 +61,11 @@ export function render(v, ctx) {
   if (me && me.away) parts.push(h("p", { class: "banner" }, t("you_are_away")));
   parts.push((SCREENS[v.phase] || (() => h("h2", {}, v.phase)))(v, me, ctx));
   if (v.waiting && v.waiting.length && !isOver(v)) {
-    parts.push(h("p", { class: "muted" }, t("waiting_for", { names: v.waiting.join(", ") })));
+    // The list is as of this phone's last view (another cat's move is told its mover
+    // alone, docs/protocol.md): a tap brings it up to date.
+    parts.push(h("p", { class: "muted waiting-for", role: "button", tabindex: "0", onclick: () => ctx.refresh(),
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") ctx.refresh(); } },
+    t("waiting_for", { names: v.waiting.join(", ") }), " ↻"));
   }
   return parts;
 }
