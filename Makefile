@@ -50,7 +50,7 @@ unit: $(STAMP)
 property: $(STAMP)
 	$(BIN)/python -m pytest tests/engine/test_properties.py tests/engine/burn_the_witch/test_properties.py
 
-## bench: every benchmark (docs/performance.md), about 6 minutes; figures, no pass/fail
+## bench: every benchmark (docs/performance.md), about 8 minutes; figures, no pass/fail
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/backend.py
