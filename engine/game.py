@@ -48,6 +48,11 @@ class Game(ABC):
     #: Moves of which only the latest in a step counts (a changed vote replaces the earlier
     #: one, leaving no trace of the change).
     replacing_moves: ClassVar[frozenset[str]] = frozenset()
+    #: Fields of a view that only tell how a step progresses (who it still waits for): a
+    #: change to them alone is not pushed, so a move that leaves its step as it is reaches
+    #: its mover alone; phones get them with the step's next change or on request (a
+    #: ``ping``, docs/protocol.md).
+    progress_fields: ClassVar[frozenset[str]] = frozenset()
     #: The module of the game's command-line helpers (``python -m engine.simulate|replay|demo
     #: --game KEY``; engine/command_lines.py says what it provides), or None: the game has
     #: none. A name, not an import, so the room service never loads bots and narrators.

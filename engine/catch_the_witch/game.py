@@ -22,6 +22,8 @@ class CatchTheWitch(Game):
     move_types = frozenset(ACTION_TYPES) - {"timeout"}
     #: §3.6: only the final yes/no and exile vote is kept; a changed place choice likewise.
     replacing_moves = frozenset({"approve", "vote", "choose_place"})
+    #: The cats the step still waits for (views.py): told the mover, not every phone.
+    progress_fields = frozenset({"waiting"})
     #: The command lines' helpers (engine/command_lines.py), imported only by them.
     command_line = "engine.catch_the_witch.command_line"
 

@@ -62,16 +62,16 @@ class Delivery:
     def _push_views(self, room, seq: int, seen: Seen | None) -> tuple[set[str], list[str]]:
         """Each connected seat's new view, except to seats that already have it (a place, a
         witch's choice, a Seer's look change only the mover's own view) or whose view
-        changed only in its waiting list (issue 16: a move that leaves the step as it is
-        is acknowledged to its mover alone; the others' lists are brought up to date at the
-        step's end, or when a phone asks: a ``ping`` with its ``rev``): the seats pushed,
-        and the connections found gone."""
+        changed only in the game's ``progress_fields``, its waiting list (issue 16: a move
+        that leaves the step as it is is acknowledged to its mover alone; the others'
+        lists are brought up to date at the step's end, or when a phone asks: a ``ping``
+        with its ``rev``): the seats pushed, and the connections found gone."""
         game_views = room.rules.views(room.state) if room.state else None
         had = seen.game_views(room, game_views) if seen else None
         seats = [
             s for s in room.seats
-            if s.connection and not (had and s.name in had
-                                     and replies.same_but_waiting(had[s.name], game_views[s.name]))
+            if s.connection and not (had and s.name in had and replies.same_but_progress(
+                had[s.name], game_views[s.name], room.rules.progress_fields))
         ]  # fmt: skip
         if not seats:
             return set(), []

@@ -50,18 +50,15 @@ def joined_message(room: str, name: str, token: str) -> dict[str, Any]:
 PONG = {"type": "pong"}
 
 
-#: The field of a game view listing who the step still waits for (docs/protocol.md): a
-#: change to it alone is not pushed (issue 16); the phone asks for it with a ``ping``.
-WAITING_FIELD = "waiting"
-
-
-def same_but_waiting(before: dict[str, Any], after: dict[str, Any]) -> bool:
-    """Whether two views of one seat differ at most in the names waited for."""
+def same_but_progress(before: dict[str, Any], after: dict[str, Any],
+                      progress_fields: frozenset[str]) -> bool:  # fmt: skip
+    """Whether two views of one seat differ at most in the game's ``progress_fields`` (who
+    the step still waits for: not pushed on its own, issue 16)."""
     if before == after:
         return True
     if before.keys() != after.keys():
         return False
-    return all(before[k] == after[k] for k in before if k != WAITING_FIELD)
+    return all(before[k] == after[k] for k in before if k not in progress_fields)
 
 
 # -- views --------------------------------------------------------------------------------
