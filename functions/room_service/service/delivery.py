@@ -45,14 +45,12 @@ class Delivery:
             # Nothing in the answer depends on anything but the seat's own view: neither
             # other seats' pending moves nor steps the seat does not see (issue 18). A view
             # sent answers the ping as well: no pong beside it (issue 16: one message).
-            answer = None if pong.name in pushed else replies.view_message(
-                commit.seq, view_for(room, pong.name))  # fmt: skip
-            if answer is not None and answer["rev"] == pong.client_rev:
-                answer = None
-            if answer is None and pong.answer and pong.name not in pushed:
-                answer = replies.PONG
-            if answer is not None:
-                gone += self.pusher.push([(pong.connection_id, answer)])
+            if pong.name not in pushed:
+                view = replies.view_message(commit.seq, view_for(room, pong.name))
+                answer = view if view["rev"] != pong.client_rev else (
+                    replies.PONG if pong.answer else None)  # fmt: skip
+                if answer is not None:
+                    gone += self.pusher.push([(pong.connection_id, answer)])
         return gone
 
     def send(self, connection_id: str, message: dict[str, Any]) -> list[str]:
