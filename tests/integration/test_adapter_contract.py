@@ -137,6 +137,19 @@ def test_save_deletes_the_consumed_submissions_with_the_room(adapters):
     assert store.submissions(CODE, STEP) == [] and store.load(CODE).version == 2
 
 
+def test_save_keeps_a_seats_move_it_did_not_consume(adapters):
+    """A write that leaves the step as it is (a reconnected phone taking its seat, a
+    setting) consumes the moves it merged; a seat's first move, written after that load,
+    is not one of them and must survive the write (the next load merges it)."""
+    store = adapters.store
+    store.create(a_room())
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    consumed = store.submissions(CODE, STEP)
+    store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0)  # after the load
+    assert store.save(a_room(version=2), 1, consumed=consumed)
+    assert store.submissions(CODE, STEP) == [a_submission("Cy", n=1)]
+
+
 def test_save_fails_whole_if_a_consumed_submission_changed(adapters):
     store = adapters.store
     consumed = two_pending_moves(store)

@@ -74,10 +74,10 @@ class DynamoRoomStore(RoomStore):
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
              absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
         """A conditional put; with consumed or absent submissions, one transaction that also
-        deletes their step's item if each consumed one is unchanged and no absent one was
-        written meanwhile (so no move is lost, orphaned or applied twice). A step's pending
-        moves share one item (``_step_key``): the transaction writes two items, not one per
-        seat (issue 16: each item of a transaction is billed twice)."""
+        removes the consumed seats' moves from their step's item if each is unchanged and no
+        absent one was written meanwhile (so no move is lost, orphaned or applied twice). A
+        step's pending moves share one item (``_step_key``): the transaction writes two
+        items, not one per seat (issue 16: each item of a transaction is billed twice)."""
         db = self._db
         self.writes += 1
         put = {
@@ -100,16 +100,22 @@ class DynamoRoomStore(RoomStore):
 
     def _step_guard(self, code: str, step: int, consumed: list[Submission],
                     absent: list[tuple[int, str]]) -> dict[str, Any]:  # fmt: skip
-        """The transaction's item for one step: delete the step's pending moves if each
-        consumed seat's count is as read and no absent seat has one (a condition check
-        alone when none was consumed: there is nothing to delete)."""
+        """The transaction's item for one step: remove the consumed seats' moves if each
+        one's count is as read and no absent seat has one (a condition check alone when
+        none was consumed: there is nothing to remove). Only the consumed seats' attributes
+        go: a seat's first move written after the load is in no condition when the write
+        leaves the step as it is (a reconnected phone taking its seat), and the next load
+        merges it; deleting the whole item lost it. The emptied item goes with its TTL."""
         names: dict[str, str] = {}
         values: dict[str, Any] = {}
         terms = []
+        removed = []
         for i, sub in enumerate(s for s in consumed if s.step == step):
             names[f"#c{i}"] = _count_name(sub.player)
+            names[f"#m{i}"] = _moves_name(sub.player)
             values[f":c{i}"] = {"N": str(sub.n)}
             terms.append(f"#c{i} = :c{i}")
+            removed += [f"#c{i}", f"#m{i}"]
         for i, seat in enumerate(seat for at, seat in absent if at == step):
             names[f"#a{i}"] = _count_name(seat)
             terms.append(f"attribute_not_exists(#a{i})")
@@ -117,8 +123,9 @@ class DynamoRoomStore(RoomStore):
                  "ConditionExpression": " AND ".join(terms),
                  "ExpressionAttributeNames": names,
                  **({"ExpressionAttributeValues": values} if values else {})}  # fmt: skip
-        deletes = any(sub.step == step for sub in consumed)
-        return {"Delete": guard} if deletes else {"ConditionCheck": guard}
+        if not removed:
+            return {"ConditionCheck": guard}
+        return {"Update": {**guard, "UpdateExpression": "REMOVE " + ", ".join(removed)}}
 
     def submissions(self, code: str, step: int) -> list[Submission]:
         self.reads += 1
