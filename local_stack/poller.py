@@ -28,6 +28,8 @@ class QueuePoller:
         self._sqs = boto3.client("sqs", endpoint_url=sqs_url, region_name=REGION)
         self._running = asyncio.Event()
         self._running.set()
+        #: Held while a batch is received and delivered, so a pause can wait for it.
+        self._busy = asyncio.Lock()
         self._stopped = False
         self.delivered = 0
         self.failed = 0
@@ -38,9 +40,12 @@ class QueuePoller:
     def paused(self) -> bool:
         return not self._running.is_set()
 
-    def pause(self) -> None:
-        """Stop polling (a fault test: timers pile up in the queue)."""
+    async def pause(self) -> None:
+        """Stop polling (a fault test: timers pile up in the queue). Returns once no batch
+        is in flight: none is delivered after it, so ``delivered`` stands still."""
         self._running.clear()
+        async with self._busy:
+            pass
 
     def resume(self) -> None:
         self._running.set()
@@ -54,15 +59,25 @@ class QueuePoller:
             await self._running.wait()
             if self._stopped:
                 return
-            messages = await asyncio.to_thread(self._receive)
-            if messages:
-                await self._deliver(messages)
+            async with self._busy:
+                messages = await asyncio.to_thread(self._receive)
+                if messages and self.paused:
+                    # Paused during the long poll: the batch goes back to the queue as it
+                    # was, as a stopped event source would have left it.
+                    await asyncio.to_thread(self._release, messages)
+                elif messages:
+                    await self._deliver(messages)
 
     def _receive(self) -> list[dict[str, Any]]:
         return self._sqs.receive_message(
             QueueUrl=self.queue_url, MaxNumberOfMessages=min(10, self.source.batch_size),
             WaitTimeSeconds=WAIT_SECONDS, AttributeNames=["All"], MessageAttributeNames=["All"],
         ).get("Messages", [])  # fmt: skip
+
+    def _release(self, messages: list[dict[str, Any]]) -> None:
+        self._sqs.change_message_visibility_batch(QueueUrl=self.queue_url, Entries=[
+            {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"], "VisibilityTimeout": 0}
+            for i, m in enumerate(messages)])  # fmt: skip
 
     async def _deliver(self, messages: list[dict[str, Any]]) -> None:
         event = {"Records": [self._record(message) for message in messages]}

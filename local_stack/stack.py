@@ -195,7 +195,7 @@ class LocalStack:
         pause = request.match_info["state"] == "pause"
         for poller in self.pollers:
             if pause:
-                poller.pause()
+                await poller.pause()
             else:
                 poller.resume()
         return web.json_response({"timers": request.match_info["state"]})
