@@ -73,6 +73,8 @@ class Page(HTMLParser):
         self.strong = 0
         self.rows: list[list[str]] = []
         self.links: list[str] = []
+        #: Where each table's shared rows are (rules.html adds them: ``data-rows``).
+        self.shared_rows: list[str] = []
         self.text: list[str] = []
         self._open: list[str] = []
         self.feed(text)
@@ -82,6 +84,8 @@ class Page(HTMLParser):
         self._open.append(tag)
         if tag == "div" and attrs.get("class") == "panel":
             self.panels += 1
+        if tag == "table" and "data-rows" in attrs:
+            self.shared_rows.append(attrs["data-rows"])
         if tag == "tr":
             self.rows.append([])
         if tag == "strong":
@@ -124,6 +128,7 @@ def test_rules_html_has_every_games_rules_and_falls_back_to_catch_the_witch():
     assert fallback and fallback.group(1) == DEFAULT_GAME, "no game or an unknown one"
     assert "${RULES_FOLDERS[game]}/${code}.html" in RULES_PAGE
     assert "&game=${game}" in RULES_PAGE, "the language links keep the game"
+    assert 'querySelectorAll("table[data-rows]")' in RULES_PAGE, "shared rows are added"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -151,13 +156,21 @@ def test_each_burn_the_witch_page_has_the_english_pages_sections(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_each_burn_the_witch_page_shows_the_setup_table_of_the_game(language):
     """RULES-burn-the-witch §2: one row per table size, as engine/burn_the_witch/tables.py."""
-    rows = [row for row in page("burn_the_witch", language).rows if row]
+    rules = page("burn_the_witch", language)
+    assert rules.shared_rows == ["rules/burn_the_witch/setup.html"], "one copy of the numbers"
+    assert [row for row in rules.rows if row] == [], "the page has only its header row"
+    shared = Page((FRONTEND / rules.shared_rows[0]).read_text())
+    rows = [row for row in shared.rows if row]
     expected = []
     for count in range(tables.MIN_PLAYERS, tables.MAX_PLAYERS + 1):
         row = tables.setup_row(count)
-        expected.append([str(count), str(row.per_house), f"{row.innocents} ({row.devout})",
+        expected.append([str(count), f"{row.innocents} ({row.devout})",
                          str(row.witches), str(row.wrongly_condemned)])  # fmt: skip
     assert rows == expected
+    per_house = {count: tables.setup_row(count).per_house for count in tables.SETUP}
+    assert per_house == {count: 4 if count == 5 else 3 for count in tables.SETUP}, (
+        "the pages say: 4 villagers per house with 5 players, else 3"
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -167,18 +167,6 @@ def _burn_the_witch_private(leak):
     return plant
 
 
-def _burn_the_witch_points_before_the_reveal(mp):
-    from engine.burn_the_witch import views
-
-    trial = views._trial
-
-    def leaky(s):
-        shown = trial(s)
-        return shown and {**shown, "points": dict(s.trial.points)}
-
-    mp.setattr(views, "_trial", leaky)
-
-
 #: A deal for Cat1–Cat7 with a coven whose game, played by the harness's bots (seed 1), has
 #: a Trial by Fire (found by trying deals: see ``coven_deal``).
 PLANTED_DEAL = 8
@@ -205,7 +193,8 @@ PLANTS = {
     "btw-engine-ballots": (BTW, _burn_the_witch_private(
         lambda s, p: {n: b.burn for n, b in s.votes.items()})),
     "btw-engine-bewitched": (BTW, _burn_the_witch_private(lambda s, p: s.bewitched)),
-    "btw-engine-points": (BTW, _burn_the_witch_points_before_the_reveal),
+    "btw-engine-points": (BTW, _burn_the_witch_private(
+        lambda s, p: s.trial and not s.trial.revealed and dict(s.trial.points))),
 }  # fmt: skip
 
 
