@@ -6,6 +6,7 @@ and phones that reconnect mid-game."""
 
 import pytest
 
+from functions.room_service.domain.room import AUTO_AWAY_SECONDS
 from functions.room_service.service.replies import view_for
 from tests.support.service_harness import Harness, result_of
 
@@ -118,3 +119,44 @@ def test_a_phone_that_reconnects_in_every_phase_gets_the_same_seat_and_view():
         phase = view["phase"]
         h.play_with_bots(names, seed=attempt, until=lambda v, p=phase: v["phase"] != p)
     assert reconnected_in >= EVERY_GAME_PHASES
+
+
+def test_a_phone_gone_a_minute_is_marked_away_and_the_game_plays_on_without_it():
+    """§6 Away (issue 13's auto-Away): the game makes an Away player's choices at once."""
+    names = TEN[:6]
+    h = _started(names)
+    h.service.disconnect("Cy")
+    h.deliver_due_timers()  # none due yet: each timer's due time is set from now
+    h.clock.now += AUTO_AWAY_SECONDS + 1  # the witching hour's timer and Cy's away check
+    assert h.deliver_due_timers() == 2
+    assert {p["name"]: p["away"] for p in h.view("Ann")["players"]}["Cy"] is True
+    the_rest = [name for name in names if name != "Cy"]
+    result = h.play_with_bots(the_rest, seed=5)
+    assert result["result"]["winner"] and h.view("Ann")["phase"] == "lobby"
+
+
+def test_the_host_leaves_mid_game_host_powers_pass_and_the_game_ends():
+    names = TEN[:5]
+    h = _started(names)
+    h.play_with_bots(names, seed=6, until=lambda view: view["phase"] == "vote")
+    h.send("Ann", action="leave")
+    assert h.error("Ann") is None
+    view = h.view("Bo")
+    assert view["host"] == "Bo" and {p["name"]: p["away"] for p in view["players"]}["Ann"]
+    result = h.play_with_bots(names[1:], seed=6)
+    assert result["result"]["winner"]
+    lobby = h.view("Bo")
+    assert lobby["host"] == "Bo" and [s["name"] for s in lobby["seats"]] == names[1:]
+
+
+def test_a_lost_timer_is_made_up_by_the_next_message_after_the_deadline():
+    """The backstop (§9, ARCHITECTURE): a deadline whose timer never came is resolved by
+    the next message, here a phone's ping."""
+    names = TEN[:5]
+    h = _started(names)
+    witching = h.view("Ann")
+    h.timers.scheduled.clear()  # the queue lost the witching hour's timer
+    h.clock.now = witching["deadline"] + 1
+    h.send("Bo", action="ping", rev=None)
+    assert h.view("Ann")["phase"] == "accuse" and h.view("Ann")["step"] > witching["step"]
+    assert h.metrics.counts.get("DeadlinesByBackstop") == 1
