@@ -126,8 +126,9 @@ class Cloud:
         for name in names:
             assert self.connect(name) == {"statusCode": 200}
         self.game = game
-        self.send(names[0], action="create_room", name=names[0], game=game,
-                  settings=settings or {})  # fmt: skip
+        # The default game goes unnamed, as phones before issue 14 sent it (same bytes).
+        named = {} if game == DEFAULT_GAME else {"game": game}
+        self.send(names[0], action="create_room", name=names[0], settings=settings or {}, **named)
         code = self.last(names[0], "joined")["room"]
         tokens[names[0]] = self.last(names[0], "joined")["token"]
         for name in names[1:]:
