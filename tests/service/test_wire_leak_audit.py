@@ -1,12 +1,15 @@
-"""Leak audit on the wire (issue 6): every message every phone receives in many full
-games, checked against the secrets of the moment it was sent.
+"""Leak audit on the wire (issue 6; issue 14 for Burn the Witch): every message every
+phone receives in many full games of each game, checked against the secrets of the moment
+it was sent.
 
 For each pushed message to seat P, with the room as it was at that push:
 - a view is exactly ``view_for(room, P)`` (the engine's view for P plus the room code and
   who is connected): no field the engine did not put there for P;
 - on a sample of those states, the engine's view for P passes the non-interference audit
   (tests/support/leaks.py): it does not change when every secret P may not know is scrambled
-  (other cats' roles, hands, choices, Seer results, unrevealed votes, cards, the RNG);
+  (Catch the Witch: other cats' roles, hands, choices, Seer results, unrevealed votes,
+  cards, the RNG; Burn the Witch: which villager hides which identity, other players'
+  hands and factions, who was bewitched, ballots, points before the reveal, the RNG);
 - the text of the message holds no other seat's token, no token hash, and not the game's
   RNG state; P's own token appears only in the ``joined`` message P asked for.
 
@@ -16,17 +19,20 @@ For each pushed message to seat P, with the room as it was at that push:
 import json
 import os
 import random
+from unittest import mock
 
 import pytest
 
+from engine.burn_the_witch import new_game
 from functions.room_service.adapters.memory import MemoryPusher
-from functions.room_service.service import replies
+from functions.room_service.service import game_handlers, replies
 from functions.room_service.service.replies import view_for
-from tests.support.leaks import assert_no_leak
+from tests.support.leaks import assert_no_leak_in
 from tests.support.service_harness import Harness
 
 GAMES = int(os.environ.get("LEAK_AUDIT_GAMES", "2"))
-#: Every how many-th view gets the (slower) non-interference audit.
+#: One view in this many, drawn at random, gets the (slower) non-interference audit. Drawn,
+#: not every n-th: with n seats every n-th view would be the same seat's.
 SCRAMBLE_EVERY = 7
 
 
@@ -46,15 +52,45 @@ class RecordingPusher(MemoryPusher):
         return super().push(messages)
 
 
-def _audit_game(count: int, seed: int, reveal: bool) -> int:
+#: (game, seats, settings) of the games audited; Burn the Witch with its timers off and on.
+TABLES = [
+    ("catch_the_witch", 4, {"discussion_limit": 60, "reveal_role_on_exile": False}),
+    ("catch_the_witch", 7, {"discussion_limit": 60, "reveal_role_on_exile": False}),
+    ("catch_the_witch", 12, {"discussion_limit": 60, "reveal_role_on_exile": False}),
+    ("catch_the_witch", 4, {"discussion_limit": 60, "reveal_role_on_exile": True}),
+    ("catch_the_witch", 7, {"discussion_limit": 60, "reveal_role_on_exile": True}),
+    ("catch_the_witch", 12, {"discussion_limit": 60, "reveal_role_on_exile": True}),
+    ("burn_the_witch", 5, {"timers": False}),
+    ("burn_the_witch", 6, {"timers": True, "timer_seconds": 30}),
+    ("burn_the_witch", 7, {"timers": True, "timer_seconds": 30}),
+    ("burn_the_witch", 8, {"timers": False}),
+    ("burn_the_witch", 9, {"timers": True, "timer_seconds": 30}),
+    ("burn_the_witch", 10, {"timers": False}),
+]
+
+
+def coven_deal(names: list[str], after: int = 0) -> int:
+    """The first deal seed from ``after`` whose Burn the Witch deal has a coven, so the game
+    has a bewitched player (a secret of its own) to audit."""
+    for seed in range(after, after + 200):
+        if new_game(names, seed=seed).coven:
+            return seed
+    raise AssertionError("no coven in 200 deals")  # pragma: no cover
+
+
+def _audit_game(game: str, count: int, seed: int, settings: dict, deal: int | None = None) -> int:
+    """Audit one whole game; ``deal``: the game's seed (else the room draws one)."""
     pusher = RecordingPusher()
     h = Harness(pusher=pusher)
     pusher.harness = h
     names = [f"Cat{i}" for i in range(1, count + 1)]
-    h.table(names)
-    h.send(names[0], action="settings",
-           settings={"discussion_limit": 60, "reveal_role_on_exile": reveal})  # fmt: skip
-    h.send(names[0], action="start")
+    h.table(names, game=game, settings=settings)
+    if deal is None:
+        h.send(names[0], action="start")
+    else:
+        with mock.patch.object(game_handlers.secrets, "randbits", lambda bits: deal):
+            h.send(names[0], action="start")
+    assert h.error(names[0]) is None
     h.play_with_bots(names, seed=seed)
     rng = random.Random(seed)
     hashes = [seat.token_hash for seat in h.room().seats]
@@ -72,26 +108,37 @@ def _audit_game(count: int, seed: int, reveal: bool) -> int:
             assert str(room.state.rng) not in text, (player, "the RNG state")
         assert message["view"] == view_for(room, player), (player, "view differs")
         views += 1
-        if room.state is not None and views % SCRAMBLE_EVERY == 0:
-            assert_no_leak(room.state, player, rng)
+        if room.state is not None and rng.randrange(SCRAMBLE_EVERY) == 0:
+            assert_no_leak_in(room.game, room.state, player, rng)
     return views
 
 
-@pytest.mark.parametrize("count", [4, 7, 12])
-@pytest.mark.parametrize("reveal", [False, True], ids=["roles-hidden", "reveal-on-exile"])
-def test_no_message_to_any_phone_carries_a_secret(count, reveal):
-    views = sum(_audit_game(count, seed, reveal) for seed in range(GAMES))
+@pytest.mark.parametrize(
+    ("game", "count", "settings"), TABLES,
+    ids=[f"{game}-{count}-" + "-".join(f"{k}={v}" for k, v in settings.items() if k != "discussion_limit")
+         for game, count, settings in TABLES],
+)  # fmt: skip
+def test_no_message_to_any_phone_carries_a_secret(game, count, settings):
+    names = [f"Cat{i}" for i in range(1, count + 1)]
+    views = 0
+    for seed in range(GAMES):
+        # Every other Burn the Witch game is dealt a coven: its bewitching is audited too.
+        with_coven = game == "burn_the_witch" and seed % 2 == 0
+        deal = coven_deal(names, after=seed * 1000) if with_coven else None
+        views += _audit_game(game, count, seed, settings, deal)
     assert views > 50 * GAMES  # whole games were audited, view by view
 
 
-def _with_roles(view_for_function):
+def _with_secrets(secrets_of):
+    """The service adds ``secrets_of(state)`` to each game view it sends."""
+
     def leaky(room, name, game_views=None):
-        view = view_for_function(room, name, game_views)
+        view = view_for(room, name, game_views)
         if room.state is not None:
-            view["debug"] = {cat.name: cat.role.value for cat in room.state.players}
+            view["debug"] = secrets_of(room.state)
         return view
 
-    return leaky
+    return lambda mp: mp.setattr("functions.room_service.service.delivery.view_for", leaky)
 
 
 def _joined_with_earlier_tokens(monkeypatch):
@@ -106,23 +153,57 @@ def _joined_with_earlier_tokens(monkeypatch):
     monkeypatch.setattr(replies, "joined_message", leaky)
 
 
-@pytest.mark.parametrize(
-    "plant",
-    [
-        # the service adds every role to each view
-        lambda mp: mp.setattr(
-            "functions.room_service.service.delivery.view_for", _with_roles(view_for)
-        ),
-        # the engine shows every role to everyone (the views then agree with view_for)
-        lambda mp: mp.setattr(
-            "engine.catch_the_witch.views._known_role", lambda s, cat, me, over: cat.role
-        ),
-        # a joining phone is also given the tokens handed out before
-        _joined_with_earlier_tokens,
-    ],
-    ids=["service-extra-field", "engine-roles", "other-tokens"],
-)
-def test_the_wire_audit_catches_a_planted_leak(plant, monkeypatch):
+def _burn_the_witch_private(leak):
+    """Burn the Witch's engine puts ``leak(state, player)`` in every private view (the views
+    then agree with view_for: only the non-interference audit can tell)."""
+    from engine.burn_the_witch import views
+
+    private = views._private
+
+    def plant(mp):
+        mp.setattr(views, "_private",
+                   lambda s, p, public: {**private(s, p, public), "leak": leak(s, p)})  # fmt: skip
+
+    return plant
+
+
+#: A deal for Cat1–Cat7 with a coven whose game, played by the harness's bots (seed 1), has
+#: a Trial by Fire (found by trying deals: see ``coven_deal``).
+PLANTED_DEAL = 8
+CTW = ("catch_the_witch", 7, {"discussion_limit": 60, "reveal_role_on_exile": False})
+BTW = ("burn_the_witch", 7, {"timers": False})
+PLANTS = {
+    # the service adds every role to each view
+    "ctw-service-extra-field": (CTW, _with_secrets(
+        lambda state: {cat.name: cat.role.value for cat in state.players})),
+    # the engine shows every role to everyone (the views then agree with view_for)
+    "ctw-engine-roles": (CTW, lambda mp: mp.setattr(
+        "engine.catch_the_witch.views._known_role", lambda s, cat, me, over: cat.role)),
+    # a joining phone is also given the tokens handed out before
+    "ctw-other-tokens": (CTW, _joined_with_earlier_tokens),
+    "btw-other-tokens": (BTW, _joined_with_earlier_tokens),
+    # the service adds which villager hides which identity
+    "btw-service-identities": (BTW, _with_secrets(lambda state: {
+        v.name: v.identity for p in state.players for v in p.villagers})),
+    # the engine shows each player's own identities in villager order
+    "btw-engine-own-identities": (BTW, _burn_the_witch_private(
+        lambda s, p: [v.identity for v in p.villagers])),
+    "btw-engine-factions": (BTW, _burn_the_witch_private(
+        lambda s, p: {q.name: q.faction for q in s.players})),
+    "btw-engine-ballots": (BTW, _burn_the_witch_private(
+        lambda s, p: {n: b.burn for n, b in s.votes.items()})),
+    "btw-engine-bewitched": (BTW, _burn_the_witch_private(lambda s, p: s.bewitched)),
+    "btw-engine-points": (BTW, _burn_the_witch_private(
+        lambda s, p: s.trial and not s.trial.revealed and dict(s.trial.points))),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("leak", PLANTS)
+def test_the_wire_audit_catches_a_planted_leak(leak, monkeypatch):
+    (game, count, settings), plant = PLANTS[leak]
+    # Burn the Witch: a deal whose game has a coven and a Trial by Fire (the bewitched and
+    # the points are secrets only then); the bots, the clock and so the game are fixed.
+    deal = PLANTED_DEAL if game == "burn_the_witch" else None
     plant(monkeypatch)
     with pytest.raises(AssertionError):
-        _audit_game(7, seed=1, reveal=False)
+        _audit_game(game, count, 1, settings, deal)

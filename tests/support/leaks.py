@@ -7,6 +7,11 @@ peeks, the places of others (today's, and every past day's, so what a cat gather
 shows for that cat alone), other witches' past choices, unrevealed yes/no and exile
 votes, cards played in the ritual, the RNG and the pinned draws. If ``view(state, viewer)`` differs from
 ``view(scramble(...), viewer)``, the view depends on a secret: a leak.
+
+``assert_no_leak_in(game, ...)`` runs the audit of the room's game: Catch the Witch's here,
+Burn the Witch's in tests/engine/burn_the_witch/leaks.py (it scrambles the identities under
+each house's villagers, other players' dealt hands and so factions, who was bewitched,
+ballots, points before the reveal, and the RNG).
 """
 
 import random
@@ -14,6 +19,7 @@ import random
 from engine.catch_the_witch import GameState, Phase, tables, view
 from engine.catch_the_witch.domain import Form, Ingredient, Role, Spell
 from engine.catch_the_witch.state import Day, Note, Peek, SeerResult
+from tests.engine.burn_the_witch import leaks as burn_the_witch_leaks
 
 
 def known_roles(state: GameState, viewer: str | None) -> set[str]:
@@ -93,6 +99,15 @@ def assert_no_leak(state: GameState, viewer: str | None, rng: random.Random) -> 
     seen = view(state, viewer)
     scrambled = view(scramble(state, viewer, rng), viewer)
     assert seen == scrambled, _first_difference(seen, scrambled, viewer)
+
+
+def assert_no_leak_in(game: str, state, viewer: str | None, rng: random.Random) -> None:
+    """The non-interference audit of ``game``'s (a registry key) view of ``state``."""
+    AUDITS[game](state, viewer, rng)
+
+
+AUDITS = {"catch_the_witch": assert_no_leak,
+          "burn_the_witch": burn_the_witch_leaks.assert_no_leak}  # fmt: skip
 
 
 def _first_difference(a, b, viewer: str | None, path: str = "view") -> str:

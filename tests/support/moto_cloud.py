@@ -15,7 +15,7 @@ from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.sqs.models import sqs_backends
 
-from engine.catch_the_witch import bots
+from engine.games import DEFAULT_GAME, game_of
 from engine.rng import Rng
 from events.generate import websocket_event
 from functions import connect, disconnect, message, timer
@@ -59,6 +59,8 @@ class Cloud:
     def __init__(self, clock):
         self.clock = clock
         self.read_upto: dict[str, tuple[int, list[dict]]] = {}
+        #: The game of the last ``table`` (its bots play it).
+        self.game = DEFAULT_GAME
 
     # -- phones ----------------------------------------------------------------------------
     def connect(self, connection: str, query: dict | None = None) -> dict:
@@ -117,12 +119,16 @@ class Cloud:
         assert timer.handler(records, CONTEXT) == {"batchItemFailures": []}
 
     # -- a table of bots -------------------------------------------------------------------
-    def table(self, count: int, settings: dict | None = None) -> tuple[list[str], dict, str]:
+    def table(self, count: int, settings: dict | None = None,
+              game: str = DEFAULT_GAME) -> tuple[list[str], dict, str]:  # fmt: skip
         names = [f"Cat{i}" for i in range(1, count + 1)]
         tokens = {}
         for name in names:
             assert self.connect(name) == {"statusCode": 200}
-        self.send(names[0], action="create_room", name=names[0], settings=settings or {})
+        self.game = game
+        # The default game goes unnamed, as phones before issue 14 sent it (same bytes).
+        named = {} if game == DEFAULT_GAME else {"game": game}
+        self.send(names[0], action="create_room", name=names[0], settings=settings or {}, **named)
         code = self.last(names[0], "joined")["room"]
         tokens[names[0]] = self.last(names[0], "joined")["token"]
         for name in names[1:]:
@@ -133,11 +139,12 @@ class Cloud:
 
     def play(self, names: list[str], seed: int) -> dict:
         rng = Rng(seed)
+        game = game_of(self.game)
         for _ in range(6000):
             if result_of(self.last(names[0])["view"]):
                 return result_of(self.last(names[0])["view"])
             for name in names:
-                action = bots.decide(self.last(name)["view"], rng)
+                action = game.bot_move(self.last(name)["view"], rng)
                 if action is not None:
                     kind = action.pop("type")
                     before = len(self.received(name))

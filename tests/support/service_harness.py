@@ -4,7 +4,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from engine.catch_the_witch import bots
 from engine.rng import Rng
 from functions.room_service.adapters.memory import (
     MemoryConnections,
@@ -76,10 +75,16 @@ class Harness:
         """The room with pending submissions merged (what players see)."""
         return self.service.current_room(self.code)
 
-    def table(self, names: list[str]) -> None:
-        """The first name creates a room (connection = name), the others join."""
-        self.send(names[0], action="create_room", name=names[0],
-                  settings={"discussion_limit": 60})  # fmt: skip
+    def table(self, names: list[str], game: str | None = None,
+              settings: dict[str, Any] | None = None) -> None:  # fmt: skip
+        """The first name creates a room (connection = name), the others join. Without
+        ``game``: a Catch the Witch room with a 60-second discussion (or ``settings``)."""
+        if game is None:
+            self.send(names[0], action="create_room", name=names[0],
+                      settings=settings or {"discussion_limit": 60})  # fmt: skip
+        else:
+            self.send(names[0], action="create_room", name=names[0], game=game,
+                      settings=settings or {})  # fmt: skip
         joined = self.pusher.last(names[0], "joined")
         self.code = joined["room"]
         self.tokens[names[0]] = joined["token"]
@@ -121,6 +126,7 @@ class Harness:
         returned: ``result_of``), or until ``until(first seat's view)`` (that view is);
         each move sent is appended to ``moves``."""
         rng = Rng(seed)
+        game = self.room().rules  # the room's game's bots play (Game.bot_move)
         for _ in range(max_moves):
             view = self.view(names[0])
             if result_of(view):
@@ -129,7 +135,7 @@ class Harness:
                 return view
             acted = False
             for name in names:
-                action = bots.decide(self.view(name), rng)
+                action = game.bot_move(self.view(name), rng)
                 if action is None:
                     continue
                 kind = action.pop("type")

@@ -4,6 +4,8 @@ Pure functions of a room and the time: they change the room passed in and never 
 write anything else. The service's handlers call them inside a unit of work.
 """
 
+from pydantic import BaseModel
+
 from engine.errors import IllegalAction
 
 from .names import NameTaken, names_clash
@@ -221,3 +223,11 @@ def forget_last_result(room: Room) -> None:
     room.last_result = None
     for seat in room.seats:
         seat.played_last_game = False
+
+
+def choose_game(room: Room, game: str, settings: BaseModel) -> None:
+    """Issue 14: the host picks the game the room plays next, with ``settings`` read by
+    that game. Another game's last result is forgotten: its table is not this game's."""
+    if game != room.game:
+        forget_last_result(room)
+    room.game, room.settings = game, settings

@@ -55,11 +55,15 @@ def _known_game(key: str) -> str:
     return key
 
 
+#: A registered game's key (engine/games.py); any other is refused as ``field_invalid``.
+GameKey = Annotated[str, AfterValidator(_known_game)]
+
+
 class CreateRoom(_Message):
     action: Literal["create_room"]
     name: NewName
     #: The game the room plays (engine/games.py).
-    game: Annotated[str, AfterValidator(_known_game)] = DEFAULT_GAME
+    game: GameKey = DEFAULT_GAME
     #: The game's settings, read by that game (``parse_settings``); absent: its defaults.
     settings: Any = None
 
@@ -75,9 +79,14 @@ class Leave(_Message):
 
 
 class ChangeSettings(_Message):
+    """The host's settings; with ``game``, the game the room plays from now on, and its
+    settings (absent: that game's defaults). Without ``game`` the settings are required."""
+
     action: Literal["settings"]
-    #: Read by the room's game once the room is loaded (``parse_settings``).
-    settings: Any
+    #: Read by the room's game (or ``game``) once the room is loaded (``parse_settings``).
+    settings: Any = None
+    #: The game the room plays from now on (issue 14: the host's choice in the lobby).
+    game: GameKey | None = None
 
 
 class Reorder(_Message):
@@ -181,6 +190,14 @@ def read_settings(game: Game, data: Any, kind: str) -> BaseModel:
         errors = [{**error, "loc": ("settings", *error["loc"])} for error in exc.errors()]
         located = ValidationError.from_exception_data(exc.title, errors)
         raise readable_error(located, kind) from exc
+
+
+def chosen_settings(game: Game, msg: CreateRoom | ChangeSettings) -> BaseModel:
+    """The settings ``msg`` gives ``game``: its ``settings`` read by that game, or the
+    game's defaults when the message has none (a new room, a game chosen in the lobby)."""
+    if "settings" not in msg.model_fields_set:
+        return game.default_settings()
+    return read_settings(game, msg.settings, msg.action)
 
 
 def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:

@@ -4,7 +4,8 @@ handler changes the room it is given and returns a Change."""
 
 from collections.abc import Callable
 
-from engine.errors import GameError
+from engine.errors import GameError, InvalidAction
+from engine.games import game_of
 
 from ..adapters.ports import Metrics
 from ..domain import lobby
@@ -52,7 +53,16 @@ class LobbyHandlers:
     def settings(self, room: Room, name: str, connection_id: str, msg: ChangeSettings) -> Change:
         lobby.host_only(room, name, "change the settings")
         lobby.lobby_only(room, "change the settings")
-        room.settings = commands.read_settings(room.rules, msg.settings, msg.action)
+        if msg.game is None:  # the room's game's settings, as before issue 14
+            if "settings" not in msg.model_fields_set:
+                raise InvalidAction(
+                    "'settings' needs the field 'settings' (or a 'game').",
+                    code="field_missing", params={"field": "settings"}, action=msg.action,
+                )  # fmt: skip
+            room.settings = commands.read_settings(room.rules, msg.settings, msg.action)
+        else:
+            settings = commands.chosen_settings(game_of(msg.game), msg)
+            lobby.choose_game(room, msg.game, settings)
         return Change()
 
     def room_options(self, room: Room, name: str, connection_id: str, msg: RoomOptions) -> Change:

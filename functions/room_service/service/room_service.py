@@ -204,11 +204,7 @@ class RoomService(LobbyHandlers, GameHandlers):
     # == create and join ===================================================================
     def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:
         game = game_of(msg.game)
-        settings = (
-            commands.read_settings(game, msg.settings, msg.action)
-            if "settings" in msg.model_fields_set
-            else game.default_settings()
-        )
+        settings = commands.chosen_settings(game, msg)
         if self.admission.arrive(connection_id):
             raise IllegalAction("This connection is already in a room.", code="already_in_room")
         if self.admission.over(source_ip, "ROOMS", 3600, ROOMS_PER_IP_PER_HOUR):
