@@ -83,7 +83,9 @@ async function main() {
 function onMessage(message) {
   if (message.type === "view") {
     const before = app.view;
-    app.view = message.view;
+    // A game's view may not name its player (Burn the Witch's: `me.name`); the shell's
+    // host tools and the games read `you`.
+    app.view = message.view.you || !app.seat ? message.view : { ...message.view, you: app.seat.name };
     app.seq = message.seq;
     // An error stays until a view of another step: the step it was about is over.
     if (app.error && app.error.step !== stepKey(app.view)) app.error = null;

@@ -26,7 +26,7 @@ export function villagerCard(villager, { onclick = null, disabled = false, highl
 }
 
 export const livingVillagers = (v) => v.houses.flatMap((house) => house.villagers.map((villager) => ({ ...villager, owner: house.owner })));
-export const myHouse = (v) => v.houses.find((house) => house.owner === v.me?.name) || null;
+export const myHouse = (v) => v.houses.find((house) => house.owner === v.you) || null;
 export const can = (v, move) => Boolean(v.me && (v.me.can || []).includes(move));
 
 // The table (§7): the counters, then every house with its living villagers and traits,

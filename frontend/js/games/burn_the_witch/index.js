@@ -40,11 +40,18 @@ export function strip(v, ctx) {
     h("span", { class: "fact", "aria-label": t("btw_witches_left", { n: v.witches_left }), title: t("btw_witches_left", { n: v.witches_left }) },
       h("span", { "aria-hidden": "true" }, `🧙‍♀️ ${v.witches_left}`)),
   ];
+  return { facts, cats: playerChips(v, b) };
+}
+
+// A chip per player: 🗣️ the accuser, 🪓 the executioner, ☠️ hexed, 🏚️ no villagers left,
+// 💤 Away, 📵 offline (js/strip.js chip).
+function playerChips(v, b) {
   const connected = v.connected || {};
-  const cats = b.catChips((v.players || []).map((p) => ({
-    name: p.name, state: "human", away: Boolean(p.away), offline: connected[p.name] === false, you: p.name === v.you,
-  })));
-  return { facts, cats };
+  const hexed = new Set((v.houses || []).filter((house) => house.hexed).map((house) => house.owner));
+  return (v.players || []).map((p) => b.chip({ name: p.name, offline: connected[p.name] === false, you: p.name === v.you, marks: [
+    [p.name === v.accuser, "🗣️", t("btw_accuser")], [p.name === v.executioner, "🪓", t("btw_executioner")],
+    [hexed.has(p.name), "☠️", t("btw_hexed")], [!p.has_villagers, "🏚️", t("btw_no_villagers_left")],
+    [p.away, "💤", t("away")], [connected[p.name] === false, "📵", t("offline")]] }));
 }
 
 // The same buzz on every phone at every step change, never "your turn" alone (the coven's
