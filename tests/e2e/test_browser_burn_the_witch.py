@@ -230,3 +230,43 @@ def test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps(stack, bro
     expect(ann.locator(".game-name")).to_contain_text("Burn the Witch")
     expect(ann.locator(".last-result")).to_contain_text(re.compile(r"(Zealots|Sympathizers) win"))
     expect(ann.locator("#start")).to_contain_text("Play again")
+
+
+def test_the_host_switches_the_rooms_game_in_the_lobby(stack, browser):
+    """A room made for Catch the Witch: the host taps Burn the Witch (`settings` with `game`,
+    docs/protocol.md); every phone's lobby names it with its range and settings, and Start
+    says what is missing until five are seated. Needs the room service's game choice."""
+    table = Table(browser, stack.http_url, seed=1)
+    ann = table.pages["Ann"]
+    ann.goto(table.base_url + "/")
+    ann.fill("#name", "Ann")
+    ann.locator("main button.big").last.click()  # Catch the Witch, preselected
+    expect(ann.locator(".game-name")).to_contain_text("Catch the Witch · 4–12 players", timeout=15_000)
+    room = ann.locator("p.code").inner_text().strip()
+    for name in NAMES[1:4]:
+        page = table.pages[name]
+        page.goto(f"{table.base_url}/?room={room}")
+        page.fill("#name", name)
+        page.locator("main .panel button.big").first.click()
+        expect(page.locator("p.code")).to_have_text(room, timeout=15_000)
+    expect(ann.locator("#start")).to_be_enabled()  # four cats: enough for Catch the Witch
+
+    ann.locator(".game-choice button", has_text="Burn the Witch").click()
+    expect(ann.locator(".game-name")).to_contain_text("Burn the Witch · 5–10 players")
+    expect(table.pages["Bo"].locator(".game-name")).to_contain_text("Burn the Witch")
+    expect(ann.locator("#btw-first-accuser")).to_be_visible()
+    expect(ann.locator(".start-bar [role=status]")).to_contain_text("needs 5 to 10 players")
+    expect(ann.locator("#start")).to_be_disabled()
+    ann.select_option("#btw-first-accuser", "Cy")  # the host's pick, sent at once
+    expect(table.pages["Di"].locator("main")).to_contain_text("First accuser: Cy")
+    expect(ann.locator("footer a")).to_have_attribute("href", re.compile(r"game=burn_the_witch"))
+
+    eve = table.pages["Eve"]
+    eve.goto(f"{table.base_url}/?room={room}")
+    eve.fill("#name", "Eve")
+    eve.locator("main .panel button.big").first.click()
+    expect(ann.locator("#start")).to_be_enabled(timeout=15_000)
+    ann.locator("#start").click()
+    expect(eve.locator("main")).to_have_attribute("data-phase", "witching_hour", timeout=15_000)
+    expect(eve.locator("#btw-hold")).to_be_visible()
+    assert table.errors == [], table.errors

@@ -75,11 +75,8 @@ function execute(v, me, ctx) {
   const mine = can(v, "execute");
   const complying = new Set(v.complying || []);
   const anyone = complying.size === 0;
-  const result = v.last_vote;
   return [h("h1", {}, `🪓 ${t("btw_phase_execute")}`),
-    newsBlock(v),
-    result ? h("p", { class: "panel vote-result" }, t("btw_vote_result", { burn: result.burn, save: result.save,
-      outcome: t("btw_outcome_" + v.outcome_of_vote), trait: traitLabel(v.accused_trait) })) : null,
+    newsBlock(v), // the vote's counts and outcome are its last line
     mine ? h("p", {}, t(anyone ? "btw_execute_anyone" : "btw_execute_prompt")) : waiting(v.executioner, "btw_waiting_executioner"),
     h("div", { class: "villagers-grid" }, ...livingVillagers(v).map((villager) => {
       const ok = anyone || complying.has(villager.name);
@@ -161,7 +158,7 @@ function over(v, me, ctx) {
     h("h2", {}, `🏘️ ${t("btw_houses_revealed")}`),
     ...v.houses.map((house) => h("section", { class: "panel house" }, h("h3", {}, `🏠 ${house.owner}`),
       ...[...house.villagers.map((villager) => ({ ...villager, burned: false })), ...house.burned.map((villager) => ({ ...villager, burned: true }))]
-        .map((villager) => h("div", { class: `villager${villager.burned ? " burned" : ""}` },
+        .map((villager) => h("div", { class: `villager revealed${villager.burned ? " burned" : ""}` },
           h("span", { class: "villager-name" }, `${villager.burned ? "🔥 " : ""}${villagerName(villager.name)}`),
           h("span", { class: "identity" }, identityLabel(villager.identity || identities[villager.name])))))),
     h("h2", {}, `📜 ${t("btw_story")}`),
