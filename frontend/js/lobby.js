@@ -52,7 +52,7 @@ export function lobbyScreen(v, game, ctx) {
         h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, shown),
         h("p", { class: "link" }, h("a", { href: link }, link))),
       joinQr(link)),
-    h("div", { class: "panel" }, h("h2", {}, t("seats", { n: v.seats.length })), h("ul", { class: "seats" }, ...seats)),
+    h("div", { class: "panel" }, h("h2", {}, seatsHeading(v, game)), h("ul", { class: "seats" }, ...seats)),
     host ? game.lobbySettings(v, ctx) : game.settingsSummary(v, ctx),
     roomOptions(v, ctx, host),
     host ? handOver(v, ctx) : null,
@@ -65,6 +65,12 @@ export function lobbyScreen(v, game, ctx) {
         t(v.last_result ? "rematch" : "start"))
         : h("p", { class: "muted" }, t("waiting_for_host"))),
   );
+}
+
+// "Cats at the table (5/12)" in Catch the Witch (its cats), else "Players at the table (5/10)".
+function seatsHeading(v, game) {
+  const n = v.seats.length;
+  return game.key === "catch_the_witch" ? t("seats", { n }) : t("players_seated", { n, max: playerRange(game).max });
 }
 
 // "5–10 players": the seats a game needs.

@@ -7,9 +7,9 @@ import re
 import time
 from collections.abc import Callable
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.support.ui_table import LOCALES, PHONE, Phone
+from tests.support.ui_table import LOCALES, Phone
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
 
@@ -61,19 +61,17 @@ def choose(screen: dict, rng: random.Random) -> int | None:
 
 
 class Table:
-    def __init__(self, browser: Browser, base_url: str, seed: int, language: str = "en") -> None:
+    def __init__(self, open_phone: Callable[[str], Page], base_url: str, seed: int) -> None:
+        """open_phone(locale): a new phone-sized touch page (tests/conftest.py `phones`)."""
         self.base_url = base_url
         self.rng = random.Random(seed)
         self.pages: dict[str, Page] = {}
-        self.errors: list[str] = []
         for name in NAMES:
-            context = browser.new_context(viewport=PHONE, has_touch=True, locale=LOCALES[language])
-            page = context.new_page()
-            page.on("pageerror", lambda error: self.errors.append(str(error)))
-            self.pages[name] = page
+            self.pages[name] = open_phone(LOCALES["en"])
         self.acted: dict[str, tuple] = {}
         self.seen: set[str] = set()
-        #: Called with (name, page, screen) the first time any phone shows a step.
+        #: Called with (name, page, screen) the first time any phone shows a step, acting in
+        #: it or not (screen["shown"]: "<phase>" or "<phase>-your-turn").
         self.on_new_screen: Callable[[str, Page, dict], None] | None = None
         self.phases: dict[str, list[str]] = {name: [] for name in NAMES}
 
@@ -100,11 +98,14 @@ class Table:
         Phone(name, page).tap(next(b for b in screen["buttons"] if b["index"] == index))
 
     def audit(self, name: str, screen: dict) -> None:
-        if screen["phase"] in self.seen:
+        """The first time any phone shows a step, acting in it or watching ("-your-turn")."""
+        acting = choose(screen, random.Random(0)) is not None
+        shown = screen["phase"] + ("-your-turn" if acting else "")
+        if shown in self.seen:
             return
-        self.seen.add(screen["phase"])
+        self.seen.add(shown)
         if self.on_new_screen:
-            self.on_new_screen(name, self.pages[name], screen)
+            self.on_new_screen(name, self.pages[name], {**screen, "shown": shown})
 
     def play(self, until: Callable[[], bool], timeout: float) -> None:
         end = time.monotonic() + timeout

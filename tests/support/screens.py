@@ -42,10 +42,16 @@ def burn_the_witch_screens(browser, base_url: str) -> list[tuple[str, str]]:
     """A game of Burn the Witch through the UI: the host's lobby, then every step the first
     time a phone shows it, then the end, each in every language."""
     saved: list[tuple[str, str]] = [("btw-00-lobby", "the lobby, on the host's phone")]
-    table = btw_ui_table.Table(browser, base_url, seed=3)
+    table = btw_ui_table.Table(
+        lambda locale: browser.new_context(
+            viewport=PHONE, has_touch=True, locale=locale
+        ).new_page(),
+        base_url,
+        seed=3,
+    )
 
     def save(name: str, page, screen: dict) -> None:
-        shot = f"btw-{len(saved):02d}-{screen['phase']}"
+        shot = f"btw-{len(saved):02d}-{screen['shown']}"
         in_every_language(Phone(name, page), shot)
         saved.append((shot, f"{name}'s phone"))
 

@@ -87,3 +87,23 @@ export function newsBlock(v) {
   return h("div", { class: "panel news", "aria-label": t("btw_news") },
     h("ol", {}, ...events.map((event) => h("li", {}, eventLine(event)))));
 }
+
+// The step's countdown on the screen itself (the witching hour, the trial's two minutes),
+// ticking every second between views: the shell redraws only its strip each second.
+let ticking = false;
+
+export function clock(v) {
+  if (!v.deadline) return null;
+  if (!ticking) {
+    ticking = true;
+    setInterval(() => document.querySelectorAll(".btw-clock").forEach(tick), 1000);
+  }
+  const el = h("span", { class: "btw-clock", "data-deadline": String(v.deadline) });
+  tick(el);
+  return el;
+}
+
+function tick(el) {
+  const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - Date.now() / 1000));
+  el.textContent = `⏱ ${t("seconds_short", { n: left })}`;
+}

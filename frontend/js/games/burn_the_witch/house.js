@@ -6,7 +6,7 @@
 // The bar and panel are one element kept across renders (appended to <body>, outside the
 // shell's <main>, which is rebuilt): a redraw mid-press must not lose the hold. It reuses
 // the hold bar's and panel's look (.hold-bar, .sheet in css/catch_the_witch.css).
-import { h, clear } from "../../dom.js";
+import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { FACTION_ICON, SYMPATHIZER_ICON } from "./icons.js";
 import { villagerCard, myHouse } from "./common.js";
@@ -41,18 +41,20 @@ function inGame() {
   return Boolean(v && v.me && v.game === "burn_the_witch" && phase === v.phase && !["over", "game_over"].includes(v.phase));
 }
 
+// Shown only in a game of this module's, from its first step to its last; the sheet only
+// while held.
 function draw() {
   if (!root) return;
-  const [sheet, bar] = root.children;
   const shown = inGame();
-  root.hidden = !shown;
+  state.open = shown && state.open;
+  Object.assign(root, { hidden: !shown });
   document.body.classList.toggle("has-hold-bar", shown);
-  if (!shown) state.open = false;
+  const bar = root.querySelector("#btw-hold");
+  const sheet = root.querySelector("#btw-sheet");
   bar.textContent = `🏠 ${t("btw_hold_house")}`;
   bar.setAttribute("aria-expanded", String(state.open));
-  sheet.hidden = !(shown && state.open);
-  clear(sheet);
-  if (!sheet.hidden) sheet.append(...panel(state.view).filter(Boolean));
+  sheet.hidden = !state.open;
+  sheet.replaceChildren(...(state.open ? panel(state.view).filter(Boolean) : []));
 }
 
 function panel(v) {

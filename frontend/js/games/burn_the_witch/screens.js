@@ -5,7 +5,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { FACTION_ICON } from "./icons.js";
 import { villagerCard, villagerName, traitLabel, identityLabel, livingVillagers, myHouse, can, tableBlock,
-  newsBlock, eventLine, pointsText } from "./common.js";
+  newsBlock, eventLine, pointsText, clock } from "./common.js";
 
 const waiting = (name, key) => h("p", { class: "muted waiting" }, `⏳ ${t(key, { name })}`);
 
@@ -15,7 +15,7 @@ function witchingHour(v, me, ctx) {
   const choosing = can(v, "bewitch");
   return [h("h1", {}, `🌙 ${t("btw_phase_witching_hour")}`),
     h("div", { class: "panel scene btw-scene" },
-      h("p", { class: "moon", "aria-hidden": "true" }, "🌕🧹"),
+      h("p", { class: "moon", "aria-hidden": "true" }, "🌙🧹"),
       h("p", {}, t("btw_witching_scene")),
       h("p", { class: "muted" }, t("btw_witching_hold")),
       choosing ? h("div", { class: "witch-popup" },
@@ -23,7 +23,7 @@ function witchingHour(v, me, ctx) {
         h("div", { class: "grid mini" },
           h("button", { onclick: () => ctx.send("bewitch", { direction: "left" }) }, `⬅️ ${t("btw_left")}`),
           h("button", { onclick: () => ctx.send("bewitch", { direction: "right" }) }, `${t("btw_right")} ➡️`))) : null),
-    ctx.countdown(v)];
+    h("p", { class: "trial-clock" }, clock(v))];
 }
 
 // §3.1: only traits a living villager shows.
@@ -95,7 +95,7 @@ function trial(v, me, ctx) {
   return [h("h1", {}, `🔥 ${t("btw_trial_title")}`),
     newsBlock(v),
     h("p", {}, t("btw_trial_explain")),
-    h("div", { class: "trial-clock" }, ctx.countdown(v)),
+    h("p", { class: "trial-clock" }, clock(v)),
     trialState.points ? h("p", { class: "panel" }, `👉 ${pointsText(trialState.points)}`) : null,
     pointing || (me && trialState.pointers.includes(me.name)) ? h("div", { class: "grid" }, ...trialState.targets
       .filter((name) => name !== me.name).map((name) => h("button", { class: "card", "aria-pressed": String(myPoint === name),
