@@ -90,6 +90,29 @@ def test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps(stack, pho
     expect(ann.locator("#start")).to_contain_text("Play again")
 
 
+def test_with_timers_on_an_accusation_nobody_makes_runs_out_on_every_phone(stack, phones):
+    """§6: timers on (30 s, set on the create form); nobody taps. The witching hour ends by
+    itself, then the accuser's 30 s run out: the accuser burns a villager of their own, told
+    on every phone with the countdown of that choice."""
+    table = Table(phones, stack.http_url, seed=2)
+    open_room(table, timer_seconds=30)
+    ann = table.pages["Ann"]
+    expect(table.pages["Bo"].locator("main")).to_contain_text(
+        "Timers on accuse, vote and execute: 30 s"
+    )
+    ann.locator("#start").click()
+    for page in table.pages.values():
+        expect(page.locator("main")).to_have_attribute("data-phase", "accuse", timeout=45_000)
+    expect(ann.locator("header .countdown")).to_contain_text(re.compile(r"[1-3]?\d s"))
+    for page in table.pages.values():
+        expect(page.locator("main")).to_have_attribute(
+            "data-phase", "choose_villager", timeout=45_000
+        )
+        expect(page.locator("main h1")).to_contain_text("Out of time")
+        expect(page.locator(".news")).to_contain_text(re.compile(r"ran out of time \(Accuse\)"))
+        expect(page.locator("header .countdown")).to_be_visible()
+
+
 def test_the_host_switches_the_rooms_game_in_the_lobby(stack, phones):
     """A room made for Catch the Witch: the host taps Burn the Witch (`settings` with `game`,
     docs/protocol.md); every phone's lobby names it with its range and settings, and Start

@@ -116,8 +116,9 @@ class Table:
             time.sleep(0.05)
 
 
-def open_room(table: Table) -> str:
-    """Ann creates a room of Burn the Witch through the create form; the others join."""
+def open_room(table: Table, timer_seconds: int | None = None) -> str:
+    """Ann creates a room of Burn the Witch through the create form (timers on with
+    `timer_seconds`, else off); the others join."""
     ann = table.pages["Ann"]
     ann.goto(table.base_url + "/")
     expect(ann.locator("main")).to_have_attribute("data-phase", "home")
@@ -127,6 +128,9 @@ def open_room(table: Table) -> str:
     option.locator("input").check()
     expect(ann.locator("#btw-timers")).not_to_be_checked()  # its own settings: timers off
     expect(ann.locator("footer a")).to_have_attribute("href", re.compile(r"game=burn_the_witch"))
+    if timer_seconds:
+        ann.locator("#btw-timers").check()
+        ann.select_option("#btw-timer-seconds", str(timer_seconds))
     ann.locator("main button.big").last.click()  # the create form's button
     code = ann.locator("p.code")
     expect(code).to_be_visible(timeout=15_000)

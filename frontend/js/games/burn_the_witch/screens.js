@@ -1,5 +1,5 @@
 // One function per step of Burn the Witch (RULES-burn-the-witch.md §2–§5): what the step
-// asks of this player, the round's news, then the table. Nothing secret is computed here:
+// asks of this player (at the top, in reach), the round's news, then the table. Nothing secret is computed here:
 // the view holds only what this player may know.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
@@ -30,10 +30,10 @@ function witchingHour(v, me, ctx) {
 function accuse(v, me, ctx) {
   const shown = [...new Set(livingVillagers(v).flatMap((villager) => villager.traits))].sort();
   return [h("h1", {}, `🗣️ ${t("btw_round_accuse", { round: v.round })}`),
-    newsBlock(v),
     can(v, "accuse") ? h("p", {}, t("btw_accuse_prompt")) : waiting(v.accuser, "btw_waiting_accuser"),
     can(v, "accuse") ? h("div", { class: "grid traits-grid" }, ...shown.map((trait) =>
       h("button", { class: "card", onclick: () => ctx.send("accuse", { trait }) }, traitLabel(trait)))) : null,
+    newsBlock(v),
     tableBlock(v)];
 }
 
@@ -58,7 +58,6 @@ function vote(v, me, ctx) {
   const complete = ballot.length > 0 && ballot.every(Boolean);
   const notVoted = (v.players || []).filter((p) => p.has_villagers && !(v.voted || []).includes(p.name)).map((p) => p.name);
   return [h("h1", {}, `🗳️ ${t("btw_vote_title", { trait: traitLabel(v.accused_trait) })}`),
-    newsBlock(v),
     h("p", {}, t("btw_vote_explain", { trait: traitLabel(v.accused_trait), executioner: v.executioner })),
     can(v, "vote") ? h("div", { class: "ballot" }, ...rows,
       h("button", { class: "big", id: "btw-cast", disabled: !complete, onclick: () => ctx.send("vote", { burn, save }) },
@@ -67,6 +66,7 @@ function vote(v, me, ctx) {
       : h("p", { class: "muted" }, t("btw_no_vote")),
     h("p", { class: "muted" }, `${t("btw_voted")}: ${(v.voted || []).join(", ") || "—"}`),
     notVoted.length ? h("p", { class: "muted" }, `⏳ ${t("btw_not_voted")}: ${notVoted.join(", ")}`) : null,
+    newsBlock(v),
     tableBlock(v)];
 }
 
@@ -75,14 +75,16 @@ function execute(v, me, ctx) {
   const mine = can(v, "execute");
   const complying = new Set(v.complying || []);
   const anyone = complying.size === 0;
+  const lastVote = [...(v.history || [])].reverse().find((event) => event.kind === "vote");
   return [h("h1", {}, `🪓 ${t("btw_phase_execute")}`),
-    newsBlock(v), // the vote's counts and outcome are its last line
+    lastVote ? h("p", { class: "panel vote-result" }, eventLine(lastVote)) : null, // the counts, then what complies
     mine ? h("p", {}, t(anyone ? "btw_execute_anyone" : "btw_execute_prompt")) : waiting(v.executioner, "btw_waiting_executioner"),
     h("div", { class: "villagers-grid" }, ...livingVillagers(v).map((villager) => {
       const ok = anyone || complying.has(villager.name);
       return villagerCard(villager, { owner: villager.owner, highlight: ok && !anyone, disabled: !mine || !ok,
         onclick: () => ctx.send("execute", { villager: villager.name }) });
     })),
+    newsBlock(v),
     tableBlock(v)];
 }
 
@@ -93,7 +95,6 @@ function trial(v, me, ctx) {
   const myPoint = me && me.my_point;
   const locked = me && trialState.locked.includes(me.name);
   return [h("h1", {}, `🔥 ${t("btw_trial_title")}`),
-    newsBlock(v),
     h("p", {}, t("btw_trial_explain")),
     h("p", { class: "trial-clock" }, clock(v)),
     trialState.points ? h("p", { class: "panel" }, `👉 ${pointsText(trialState.points)}`) : null,
@@ -104,6 +105,7 @@ function trial(v, me, ctx) {
       `🔒 ${t("btw_lock_point", { name: myPoint })}`) : null,
     locked ? h("p", { class: "muted" }, `🔒 ${t("btw_point_locked", { name: myPoint })}`) : null,
     h("p", { class: "muted" }, `${t("btw_pointed")}: ${trialState.pointed.join(", ") || "—"} · 🔒 ${trialState.locked.join(", ") || "—"}`),
+    newsBlock(v),
     tableBlock(v)];
 }
 
@@ -114,11 +116,11 @@ function chooseVillager(v, me, ctx) {
   const villagers = (payerHouse ? payerHouse.villagers : []).filter((villager) => pending.choices.includes(villager.name));
   const mine = can(v, "choose_villager");
   return [h("h1", {}, `${pending.kind === "hex" ? "☠️" : "🔥"} ${t("btw_choose_title_" + pending.kind)}`),
-    newsBlock(v),
     h("p", {}, t("btw_choose_explain_" + pending.kind, { chooser: pending.chooser, payer: pending.payer })),
     mine ? h("p", {}, t("btw_choose_prompt", { payer: pending.payer })) : waiting(pending.chooser, "btw_waiting_chooser"),
     h("div", { class: "villagers-grid" }, ...villagers.map((villager) => villagerCard(villager, { owner: pending.payer,
       disabled: !mine, onclick: () => ctx.send("choose_villager", { villager: villager.name }) }))),
+    newsBlock(v),
     tableBlock(v)];
 }
 
@@ -127,12 +129,12 @@ function retribution(v, me, ctx) {
   const pending = v.pending || { choices: [] };
   const mine = can(v, "retribute");
   return [h("h1", {}, `⚖️ ${t("btw_retribution_title")}`),
-    newsBlock(v),
     h("p", {}, t("btw_retribution_explain", { chooser: pending.chooser })),
     mine ? h("div", { class: "grid" },
       ...pending.choices.map((name) => h("button", { class: "card", onclick: () => ctx.send("retribute", { target: name }) }, `☠️ ${name}`)),
       h("button", { class: "card secondary", onclick: () => ctx.send("retribute", { target: null }) }, `🕊️ ${t("btw_decline")}`))
       : waiting(pending.chooser, "btw_waiting_chooser"),
+    newsBlock(v),
     tableBlock(v)];
 }
 
