@@ -9,20 +9,28 @@ import { villagerCard, villagerName, traitLabel, identityLabel, livingVillagers,
 
 const waiting = (name, key) => h("p", { class: "muted waiting" }, `⏳ ${t(key, { name })}`);
 
-// §2: the same scene, for the same time, on every phone. The coven holder's left/right is a
-// pop-up inside the scene's box; everyone learns what concerns them in the hold panel.
+// §2: the same scene, for the same time, on every phone. Every player gets the same pop-up
+// inside it, two buttons, Left and Right (no tap nor layout tells the coven holder): the
+// coven holder's bewitches; everyone else's is a harmless guess kept on this phone. What each
+// player learns is in the hold panel.
 function witchingHour(v, me, ctx) {
-  const choosing = can(v, "bewitch");
+  const coven = can(v, "bewitch");
+  const holder = Boolean(me && me.dealt && me.dealt.witches >= 2); // asked until the bewitching is done
+  const asked = coven || (me && !holder && !ctx.draft.trust);
+  const pick = (direction) => {
+    if (coven) ctx.send("bewitch", { direction });
+    else { ctx.draft.trust = direction; ctx.render(); }
+  };
   return [h("h1", {}, `🌙 ${t("btw_phase_witching_hour")}`),
     h("div", { class: "panel scene btw-scene" },
       h("p", { class: "moon", "aria-hidden": "true" }, "🌙🧹"),
       h("p", {}, t("btw_witching_scene")),
       h("p", { class: "muted" }, t("btw_witching_hold")),
-      choosing ? h("div", { class: "witch-popup" },
-        h("p", {}, `✌️ ${t("btw_bewitch_prompt")}`),
+      asked ? h("div", { class: "witch-popup" },
+        h("p", {}, t(coven ? "btw_bewitch_prompt" : "btw_trust_prompt")),
         h("div", { class: "grid mini" },
-          h("button", { onclick: () => ctx.send("bewitch", { direction: "left" }) }, `⬅️ ${t("btw_left")}`),
-          h("button", { onclick: () => ctx.send("bewitch", { direction: "right" }) }, `${t("btw_right")} ➡️`))) : null),
+          h("button", { onclick: () => pick("left") }, `⬅️ ${t("btw_left")}`),
+          h("button", { onclick: () => pick("right") }, `${t("btw_right")} ➡️`))) : null),
     h("p", { class: "trial-clock" }, clock(v))];
 }
 
