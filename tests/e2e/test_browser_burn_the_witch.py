@@ -23,11 +23,14 @@ def stack():
     process.interrupt()
 
 
-def held_house(page: Page) -> str:
-    """What the house panel shows while the bar is held; released, it hides again."""
+def held_house(page: Page, shot: str = "") -> str:
+    """What the house panel shows while the bar is held (a screenshot `shot`); released, it
+    hides again."""
     bar = page.locator("#btw-hold")
     bar.dispatch_event("pointerdown")
     text = page.locator("#btw-sheet").inner_text()
+    if shot:
+        page.screenshot(path=ARTIFACTS / f"{shot}.png")
     bar.dispatch_event("pointerup")
     expect(page.locator("#btw-sheet")).to_be_hidden()
     return text
@@ -62,9 +65,12 @@ def test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps(stack, pho
     shapes = {name: shape(page) for name, page in table.pages.items()}
     assert len(set(shapes.values())) == 1, shapes
     assert len(shapes["Ann"]) == 3, shapes  # the scene and its two buttons
-    houses = {name: held_house(page) for name, page in table.pages.items()}
+    houses = {name: held_house(page, f"btw-house-{name}") for name, page in table.pages.items()}
     for name, text in houses.items():
-        assert re.search(r"\d+ innocents \(\d+ of them devout\); \d+ witches", text), (name, text)
+        assert re.search(r"Innocents: \d+ \(devout among them: \d+\) · Witches: \d+", text), (
+            name,
+            text,
+        )
         assert re.search(r"Zealot|Sympathizer", text), text
 
     # Mid-game a phone reloads: same seat, same screen.

@@ -30,7 +30,8 @@ function witchingHour(v, me, ctx) {
         h("p", {}, t(coven ? "btw_bewitch_prompt" : "btw_trust_prompt")),
         h("div", { class: "grid mini" },
           h("button", { onclick: () => pick("left") }, `⬅️ ${t("btw_left")}`),
-          h("button", { onclick: () => pick("right") }, `${t("btw_right")} ➡️`))) : null),
+          h("button", { onclick: () => pick("right") }, `${t("btw_right")} ➡️`)))
+        : h("div", { class: "witch-popup done", "aria-hidden": "true" })), // answered: the same box, empty
     h("p", { class: "trial-clock" }, clock(v))];
 }
 
