@@ -99,6 +99,8 @@ class Table:
 
     def audit(self, name: str, screen: dict) -> None:
         """The first time any phone shows a step, acting in it or watching ("-your-turn")."""
+        if screen["phase"] in ("home", "lobby"):
+            return  # not a step of the game (the lobby, just before the first view)
         acting = choose(screen, random.Random(0)) is not None
         shown = screen["phase"] + ("-your-turn" if acting else "")
         if shown in self.seen:

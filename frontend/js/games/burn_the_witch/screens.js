@@ -85,10 +85,11 @@ function execute(v, me, ctx) {
   const complying = new Set(v.complying || []);
   const anyone = complying.size === 0;
   const lastVote = [...(v.history || [])].reverse().find((event) => event.kind === "vote");
-  return [h("h1", {}, `🪓 ${t("btw_phase_execute")}`),
+  return [h("h1", {}, `🪓 ${t("btw_phase_execute")} · ${traitLabel(v.accused_trait)}`),
     lastVote ? h("p", { class: "panel vote-result" }, eventLine(lastVote)) : null, // the counts, then what complies
     mine ? h("p", {}, t(anyone ? "btw_execute_anyone" : "btw_execute_prompt")) : waiting(v.executioner, "btw_waiting_executioner"),
-    h("div", { class: "villagers-grid" }, ...livingVillagers(v).map((villager) => {
+    // The complying villagers first (in reach), then the others, each house in seat order.
+    h("div", { class: "villagers-grid" }, ...livingVillagers(v).sort((a, b) => complying.has(b.name) - complying.has(a.name)).map((villager) => {
       const ok = anyone || complying.has(villager.name);
       return villagerCard(villager, { owner: villager.owner, highlight: ok && !anyone, disabled: !mine || !ok,
         onclick: () => ctx.send("execute", { villager: villager.name }) });
