@@ -7,7 +7,7 @@ import { h, clear, replaceIfChanged } from "./dom.js";
 import { loadLanguage, chooseLanguage, t, hasString, LANGUAGES, currentLanguage } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
-import { lobbyScreen, hostTools } from "./lobby.js";
+import { lobbyScreen, hostTools, rangeText } from "./lobby.js";
 import * as strip from "./strip.js";
 
 // A refusal in the player's language: `error_<code>` with its params (every code the server
@@ -83,7 +83,9 @@ async function main() {
 function onMessage(message) {
   if (message.type === "view") {
     const before = app.view;
-    app.view = message.view;
+    // A game's view may not name its player (Burn the Witch's: `me.name`); the shell's
+    // host tools and the games read `you`.
+    app.view = message.view.you || !app.seat ? message.view : { ...message.view, you: app.seat.name };
     app.seq = message.seq;
     // An error stays until a view of another step: the step it was about is over.
     if (app.error && app.error.step !== stepKey(app.view)) app.error = null;
@@ -326,7 +328,15 @@ function renderFooter() {
   }, ...Object.entries(LANGUAGES).map(([code, name]) =>
     h("option", { value: code, selected: code === currentLanguage() }, name)));
   footer.append(h("label", { for: "language" }, t("language")), select,
-    h("p", {}, h("a", { href: `rules.html?lang=${currentLanguage()}` }, t("rules"))));
+    h("p", {}, h("a", { href: rulesLink() }, t("rules"))));
+}
+
+// The rules of the room's game (rules.html honours `game=`; none: Catch the Witch's), or of
+// the game picked on the create form.
+function rulesLink() {
+  const v = app.view;
+  const game = v ? v.game || DEFAULT_GAME : (app.draft.create && app.draft.create.game) || DEFAULT_GAME;
+  return `rules.html?lang=${currentLanguage()}&game=${game}`;
 }
 
 // -- before a room ----------------------------------------------------------------------------
@@ -368,7 +378,7 @@ function createForm(onCreate) {
   const choices = h("fieldset", { class: "games", role: "radiogroup" }, h("legend", {}, t("game")),
     ...GAMES.map((g) => h("label", { class: "game" },
       h("input", { type: "radio", name: "game", value: g.key, checked: g.key === game.key, onchange: () => pick(g.key) }),
-      ` ${g.icon} ${t(g.nameKey)}`)));
+      ` ${g.icon} ${t(g.nameKey)}`, h("span", { class: "range" }, rangeText(g)))));
   return h("div", {}, choices,
     // Redrawn at once: each field then starts from the settings with the last change in.
     ...game.createFields(draft.settings, (changed) => { draft.settings = changed; render(); }),

@@ -2,8 +2,9 @@
 // A game is a folder frontend/js/games/<key>/ whose index.js exports the interface in
 // docs/client.md ("Adding a game to the client"); adding one is a line here.
 import * as catchTheWitch from "./games/catch_the_witch/index.js";
+import * as burnTheWitch from "./games/burn_the_witch/index.js";
 
-export const GAMES = [catchTheWitch];
+export const GAMES = [catchTheWitch, burnTheWitch];
 export const DEFAULT_GAME = "catch_the_witch"; // the server's default too (create_room)
 
 // The game module a view is of. A lobby view from a server older than its `game` field is
@@ -11,6 +12,14 @@ export const DEFAULT_GAME = "catch_the_witch"; // the server's default too (crea
 export function gameOf(view) {
   const key = (view && view.game) || DEFAULT_GAME;
   return GAMES.find((game) => game.key === key) || null;
+}
+
+// How many players a game seats: a module's own `players`, else the engine's table
+// (engine/catch_the_witch/tables.py: Catch the Witch's module is older than this field).
+const PLAYERS = { catch_the_witch: { min: 4, max: 12 } };
+
+export function playerRange(game) {
+  return game.players || PLAYERS[game.key];
 }
 
 export function gameByKey(key) {

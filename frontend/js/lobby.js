@@ -2,6 +2,7 @@
 // the host's tools during a game (the game's own, then handing over host).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { GAMES, playerRange } from "./games.js";
 import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), see frontend/vendor/README.md
 
 // Which of the room's panels (<details>) the player opened: kept across redraws, so a view
@@ -43,14 +44,15 @@ export function lobbyScreen(v, game, ctx) {
   // with a small QR, the seats as a list, and the host's Start stuck to the bottom.
   return h("section", { class: "lobby" },
     h("h1", {}, t("lobby", { code: shown })),
-    h("p", { class: "game-name" }, `${game.icon} ${t(game.nameKey)}`),
+    h("p", { class: "game-name" }, `${game.icon} ${t(game.nameKey)} · ${rangeText(game)}`),
+    host ? gameChoice(v, game, ctx) : null,
     lastResultLine(v, game, ctx),
     h("div", { class: "panel share" },
       h("div", {}, h("p", {}, t("share")),
         h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, shown),
         h("p", { class: "link" }, h("a", { href: link }, link))),
       joinQr(link)),
-    h("div", { class: "panel" }, h("h2", {}, t("seats", { n: v.seats.length })), h("ul", { class: "seats" }, ...seats)),
+    h("div", { class: "panel" }, h("h2", {}, seatsHeading(v, game)), h("ul", { class: "seats" }, ...seats)),
     host ? game.lobbySettings(v, ctx) : game.settingsSummary(v, ctx),
     roomOptions(v, ctx, host),
     host ? handOver(v, ctx) : null,
@@ -65,12 +67,35 @@ export function lobbyScreen(v, game, ctx) {
   );
 }
 
-// "Last game: the witches won", with a button to see its result screen again.
+// "Cats at the table (5/12)" in Catch the Witch (its cats), else "Players at the table (5/10)".
+function seatsHeading(v, game) {
+  const n = v.seats.length;
+  return game.key === "catch_the_witch" ? t("seats", { n }) : t("players_seated", { n, max: playerRange(game).max });
+}
+
+// "5–10 players": the seats a game needs.
+export function rangeText(game) {
+  const range = playerRange(game);
+  return range ? t("players_range", range) : "";
+}
+
+// The host switches the room's game (docs/protocol.md: `settings` with `game`): the new
+// game's defaults, and the last game's result is forgotten.
+function gameChoice(v, game, ctx) {
+  return h("div", { class: "row game-choice", role: "group", "aria-label": t("game") },
+    ...GAMES.map((g) => h("button", { class: g.key === game.key ? "" : "secondary", "aria-pressed": String(g.key === game.key),
+      onclick: () => { if (g.key !== game.key) ctx.send("settings", { game: g.key, settings: {} }); } },
+    `${g.icon} ${t(g.nameKey)}`, h("span", { class: "range" }, rangeText(g)))));
+}
+
+// "Last game: the witches won", with a button to see its result screen again. A game words
+// its own winner (`resultText`); else the view's `outcome.winner` (Catch the Witch).
 function lastResultLine(v, game, ctx) {
-  const outcome = v.last_result && v.last_result.outcome;
-  if (!outcome) return null;
+  const last = v.last_result;
+  const text = !last ? null : game.resultText ? game.resultText(last) : last.outcome ? t(`winner_${last.outcome.winner}`) : null;
+  if (!text) return null;
   return h("div", { class: "panel last-result" },
-    h("p", {}, t("last_game", { result: t(`winner_${outcome.winner}`) })),
+    h("p", {}, t("last_game", { result: text })),
     h("button", { class: "secondary", onclick: () => ctx.showLastResult() }, t("see_result")));
 }
 

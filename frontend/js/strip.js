@@ -46,14 +46,20 @@ export function connectionItem(state) {
 export function catChips(cats) {
   return cats.map((cat) => {
     const lead = cat.lead && cat.state === "human";
-    const marks = [lead ? "👑" : "", cat.state === "frog" ? "🐸" : "", cat.state === "exiled" ? "🚪" : "",
-      cat.away ? "💤" : "", cat.offline ? "📵" : ""].join("");
-    const words = [cat.name, t("form_" + cat.state), lead ? t("strip_chief") : null, cat.away ? t("away") : null,
-      cat.offline ? t("offline") : null].filter(Boolean).join(", ");
-    return h("li", { class: `cat ${cat.state}${cat.offline ? " offline" : ""}${cat.you ? " you" : ""}`, "aria-label": words, title: words },
-      marks ? h("span", { class: "marks", "aria-hidden": "true" }, marks) : null,
-      h("span", { class: "cat-name", "aria-hidden": "true" }, cat.name));
+    return chip({ name: cat.name, state: cat.state, offline: cat.offline, you: cat.you, words: [t("form_" + cat.state)], marks: [
+      [lead, "👑", t("strip_chief")], [cat.state === "frog", "🐸", null], [cat.state === "exiled", "🚪", null],
+      [cat.away, "💤", t("away")], [cat.offline, "📵", t("offline")]] });
   });
+}
+
+// A chip for a game's own marks: {name, marks: [[shown, icon, word]], offline, you, words,
+// state}: the icons of the marks shown, and the name and words as its accessible name.
+export function chip({ name, marks, offline = false, you = false, words = [], state = "" }) {
+  const on = marks.filter(([shown]) => shown);
+  const label = [name, ...words, ...on.map(([, , word]) => word)].filter(Boolean).join(", ");
+  return h("li", { class: `cat${state ? ` ${state}` : ""}${offline ? " offline" : ""}${you ? " you" : ""}`, "aria-label": label, title: label },
+    on.length ? h("span", { class: "marks", "aria-hidden": "true" }, on.map(([, icon]) => icon).join("")) : null,
+    h("span", { class: "cat-name", "aria-hidden": "true" }, name));
 }
 
 // What the shell draws for a game that does not choose its own strip: a chip per seat with

@@ -4,8 +4,9 @@ game without playing it: `make screens` (needs /usr/bin/chromium, like `make tes
 Five phones play a game through the UI on the local stack (tests/support/ui_table.py); the first
 time any phone shows a screen (a step, on its turn or waiting; a few as a frog/exiled
 spectator) it is saved, in English and, through the phone's language menu, in each other
-language (docs/screens/<language>/). Then the home and rules screens in each language.
-docs/screens/README.md lists them.
+language (docs/screens/<language>/). Then five phones play a game of Burn the Witch the same
+way (tests/support/btw_ui_table.py), saved as `btw-NN-<step>.png`. Then the home and rules
+screens in each language. docs/screens/README.md lists them.
 """
 
 import sys
@@ -13,8 +14,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from tests.support import btw_ui_table
 from tests.support.local_stack_process import LocalStackProcess
-from tests.support.ui_table import CHROMIUM, FLAGS, LOCALES, PHONE, UiTable, screenshot
+from tests.support.ui_table import CHROMIUM, FLAGS, LOCALES, PHONE, Phone, UiTable, screenshot
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screens"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
@@ -36,11 +38,42 @@ def in_every_language(phone, name: str) -> None:
     page.wait_for_function("() => document.documentElement.lang === 'en'")
 
 
+def burn_the_witch_screens(browser, base_url: str) -> list[tuple[str, str]]:
+    """A game of Burn the Witch through the UI: the host's lobby, then every step the first
+    time a phone shows it, then the end, each in every language."""
+    saved: list[tuple[str, str]] = [("btw-00-lobby", "the lobby, on the host's phone")]
+    table = btw_ui_table.Table(
+        lambda locale: browser.new_context(
+            viewport=PHONE, has_touch=True, locale=locale
+        ).new_page(),
+        base_url,
+        seed=3,
+    )
+
+    def save(name: str, page, screen: dict) -> None:
+        shot = f"btw-{len(saved):02d}-{screen['shown']}"
+        in_every_language(Phone(name, page), shot)
+        saved.append((shot, f"{name}'s phone"))
+
+    btw_ui_table.open_room(table)
+    ann = table.pages["Ann"]
+    in_every_language(Phone("Ann", ann), "btw-00-lobby")
+    table.on_new_screen = save
+    ann.locator("#start").click()
+    names = btw_ui_table.NAMES
+    table.play(until=lambda: all(table.phase(n) == "game_over" for n in names), timeout=600)
+    table.act("Ann")  # the end
+    for page in table.pages.values():
+        page.context.close()
+    return saved
+
+
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("**/*.png"):
         old.unlink()
     saved: list[tuple[str, str]] = []
+    btw_saved: list[tuple[str, str]] = []
     stack = LocalStackProcess()
     try:
         with sync_playwright() as playwright:
@@ -68,6 +101,7 @@ def main() -> int:
                 table.close()
                 if any(name.endswith("-spectator") for name, _ in saved):
                     break
+            btw_saved = burn_the_witch_screens(browser, stack.http_url)
             for language, locale in LOCALES.items():
                 page = browser.new_context(viewport=PHONE, locale=locale).new_page()
                 page.goto(stack.http_url + "/")
@@ -85,6 +119,8 @@ def main() -> int:
              "local stack; each screen is saved the first time a phone shows it, in English here and",
              "in the same name under `zh-Hant/`, `uk/` and `th/`.", ""]  # fmt: skip
     lines += [f"- `{i:02d}-{name}.png` — {who}" for i, (name, who) in enumerate(saved, 1)]
+    lines += ["", "Burn the Witch (one game, every step the first time a phone shows it):", ""]
+    lines += [f"- `{name}.png` — {who}" for name, who in btw_saved]
     lines += ["", "Home and rules in each language: " + ", ".join(
         f"`home-{lang}.png`, `rules-{lang}.png`" for lang in LOCALES) + "."]  # fmt: skip
     (OUT / "README.md").write_text("\n".join(lines) + "\n")

@@ -1,0 +1,79 @@
+// Burn the Witch in the client: the interface every game module exports (docs/client.md,
+// "Adding a game to the client"). The rules: ../shared/RULES-burn-the-witch.md; the views:
+// engine/burn_the_witch/views.py.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+import { showHouse } from "./house.js";
+import { SCREENS } from "./screens.js";
+
+export { defaultSettings, createFields, lobbySettings, settingsSummary } from "./settings.js";
+
+export const key = "burn_the_witch"; // the server's game key (engine/games.py)
+export const nameKey = "btw_game";
+export const icon = "🔥";
+export const players = { min: 5, max: 10 }; // engine/burn_the_witch/tables.py
+
+// One key per step a player acts in: the phase, the round, how far the story has gone (each
+// burn, trial and hex is a new step) and whose choice is pending. Public fields only: every
+// phone changes step at the same moment.
+export function stepKey(v) {
+  const pending = v.pending ? `${v.pending.kind}:${v.pending.chooser}:${v.pending.payer ?? ""}` : "";
+  return `${v.phase}/${v.round ?? ""}/${(v.history || []).length}/${pending}`;
+}
+
+export function isOver(v) {
+  return v.phase === "over" || v.phase === "game_over";
+}
+
+// The lobby's "Last game: …" line.
+export function resultText(last) {
+  return last && last.result ? t("btw_winner_" + last.result.winner) : null;
+}
+
+// The strip: the round, innocents burned against the threshold, the witches left, a chip per
+// player (Away, offline). Nothing secret: every phone shows the same one.
+export function strip(v, ctx) {
+  const b = ctx.strip;
+  const facts = [
+    v.round ? h("span", { class: "fact" }, t("btw_round", { round: v.round })) : null,
+    b.counterItem("🔥", t("btw_innocents_burned_label"), v.innocents_burned ?? 0, v.wrongly_condemned),
+    h("span", { class: "fact", "aria-label": t("btw_witches_left", { n: v.witches_left }), title: t("btw_witches_left", { n: v.witches_left }) },
+      h("span", { "aria-hidden": "true" }, `🧙‍♀️ ${v.witches_left}`)),
+  ];
+  return { facts, cats: playerChips(v, b) };
+}
+
+// A chip per player: 🗣️ the accuser, 🪓 the executioner, ☠️ hexed, 🏚️ no villagers left,
+// 💤 Away, 📵 offline (js/strip.js chip).
+function playerChips(v, b) {
+  const connected = v.connected || {};
+  const hexed = new Set((v.houses || []).filter((house) => house.hexed).map((house) => house.owner));
+  return (v.players || []).map((p) => b.chip({ name: p.name, offline: connected[p.name] === false, you: p.name === v.you, marks: [
+    [p.name === v.accuser, "🗣️", t("btw_accuser")], [p.name === v.executioner, "🪓", t("btw_executioner")],
+    [hexed.has(p.name), "☠️", t("btw_hexed")], [!p.has_villagers, "🏚️", t("btw_no_villagers_left")],
+    [p.away, "💤", t("away")], [connected[p.name] === false, "📵", t("offline")]] }));
+}
+
+// The same buzz on every phone at every step change, never "your turn" alone (the coven's
+// pick in the witching hour must not buzz one phone).
+export function vibration(previous, v) {
+  return previous && v && previous.game === v.game && stepKey(previous) !== stepKey(v) && !isOver(previous) ? 120 : 0;
+}
+
+export function render(v, ctx) {
+  if (v.me) showHouse(v);
+  const parts = [];
+  const me = v.me;
+  const mePlayer = me && (v.players || []).find((p) => p.name === me.name);
+  if (mePlayer && mePlayer.away) parts.push(h("p", { class: "banner" }, t("you_are_away")));
+  const screen = SCREENS[v.phase];
+  parts.push(...(screen ? screen(v, me, ctx) : [h("h2", {}, v.phase)]).filter(Boolean));
+  return parts;
+}
+
+// The host's game tools (the shell adds handing over host): mark a player Away (§6).
+export function hostTools(v, ctx) {
+  const present = v.players.filter((p) => !p.away && p.name !== v.you);
+  return [h("p", {}, t("mark_away")),
+    h("div", { class: "row" }, ...present.map((p) => h("button", { class: "secondary", onclick: () => ctx.send("mark_away", { target: p.name }) }, p.name)))];
+}

@@ -1,0 +1,57 @@
+// Burn the Witch's settings (engine/burn_the_witch/state.py Settings): timers on the accuse,
+// vote and execute steps and their length (§6), and the first accuser: a seated player or
+// drawn at random (§2). On the create form, the host's editor in the lobby, everyone
+// else's summary.
+import { h } from "../../dom.js";
+import { t } from "../../i18n.js";
+
+// engine/burn_the_witch/tables.py: TIMER_SECONDS_MIN 30, _MAX 600, _DEFAULT 120.
+const TIMER_CHOICES = [30, 60, 90, 120, 180, 240, 300, 600];
+
+export function defaultSettings() {
+  return { timers: false, timer_seconds: 120, first_accuser: null };
+}
+
+function timerFields(settings, onChange) {
+  const on = h("input", { type: "checkbox", id: "btw-timers", checked: settings.timers,
+    onchange: () => onChange({ ...settings, timers: on.checked }) });
+  const length = h("select", { id: "btw-timer-seconds", disabled: !settings.timers,
+    onchange: () => onChange({ ...settings, timer_seconds: Number(length.value) }) },
+  ...TIMER_CHOICES.map((n) => h("option", { value: n, selected: n === settings.timer_seconds }, t("seconds", { n }))));
+  return [h("label", { for: "btw-timers", class: "check" }, on, " ", t("btw_timers")),
+    h("label", { for: "btw-timer-seconds" }, t("btw_timer_seconds")), length];
+}
+
+// The first accuser is picked in the lobby, once the table is known.
+export function createFields(settings, onChange) {
+  return [...timerFields(settings, onChange), h("p", { class: "muted" }, t("btw_first_accuser_in_lobby"))];
+}
+
+export function lobbySettings(v, ctx) {
+  const settings = { ...defaultSettings(), ...v.settings };
+  const save = (changed) => ctx.send("settings", { settings: changed });
+  const first = h("select", { id: "btw-first-accuser",
+    onchange: () => save({ ...settings, first_accuser: first.value || null }) },
+  h("option", { value: "", selected: !settings.first_accuser }, `🎲 ${t("btw_first_accuser_random")}`),
+  ...v.seats.map((s) => h("option", { value: s.name, selected: s.name === settings.first_accuser }, s.name)));
+  return h("div", { class: "panel" }, h("h2", {}, t("settings")),
+    ...timerFields(settings, save),
+    h("label", { for: "btw-first-accuser" }, t("btw_first_accuser")), first,
+    setupLine(v));
+}
+
+export function settingsSummary(v) {
+  const s = { ...defaultSettings(), ...v.settings };
+  return h("div", { class: "panel" }, h("h2", {}, t("settings")),
+    h("p", {}, `⏱ ${t("btw_timers")}: ${s.timers ? t("seconds", { n: s.timer_seconds }) : t("limit_off")}`),
+    h("p", {}, `${t("btw_first_accuser")}: ${s.first_accuser || `🎲 ${t("btw_first_accuser_random")}`}`),
+    setupLine(v));
+}
+
+// What the table deals for the players seated (the lobby view's `setup`, §2).
+function setupLine(v) {
+  const row = v.setup;
+  if (!row) return null;
+  return h("p", { class: "muted" }, t("btw_setup_line", { per_house: row.per_house, innocents: row.innocents,
+    devout: row.devout, witches: row.witches, wrongly_condemned: row.wrongly_condemned }));
+}
