@@ -48,8 +48,8 @@ REASONS = ["all_witches_burned", "threshold_reached"]
 AVERAGES = {"rounds": "rounds", "trials": "trials", "hexes": "hexes"}
 PLAYERS_COLUMN = "players"
 DEMO_TITLE = "🔥 Burn the Witch"
-#: The demo's last line: where people can play it (its phone screens are issue 14's).
-DEMO_ON_PHONES = "Phones: not yet (the rooms can host it, the phone has no screens for it yet)."
+#: The demo's last line: where people can play it.
+DEMO_ON_PHONES = "Play it on phones: make dev, then pick Burn the Witch (README.md)."
 
 #: Seconds a bot takes per action in simulated time (well inside every limit).
 BOT_THINKING_SECONDS = 0.2

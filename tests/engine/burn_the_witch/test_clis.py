@@ -93,7 +93,7 @@ def test_demo_tells_a_game(capsys):
     out = capsys.readouterr().out
     assert out.startswith("🔥 Burn the Witch — 7 bot players, seed 2")
     assert "win:" in out and " 0 illegal actions." in out
-    assert "make dev" not in out  # no promise of phone screens the game does not have yet
+    assert "make dev, then pick Burn the Witch" in out  # its phone screens (issue 14)
 
 
 def test_simulate_runs_as_a_module():
