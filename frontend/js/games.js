@@ -14,14 +14,6 @@ export function gameOf(view) {
   return GAMES.find((game) => game.key === key) || null;
 }
 
-// How many players a game seats: a module's own `players`, else the engine's table
-// (engine/catch_the_witch/tables.py: Catch the Witch's module is older than this field).
-const PLAYERS = { catch_the_witch: { min: 4, max: 12 } };
-
-export function playerRange(game) {
-  return game.players || PLAYERS[game.key];
-}
-
 export function gameByKey(key) {
   return GAMES.find((game) => game.key === key) || GAMES[0];
 }

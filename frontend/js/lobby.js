@@ -2,7 +2,7 @@
 // the host's tools during a game (the game's own, then handing over host).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { GAMES, playerRange } from "./games.js";
+import { GAMES } from "./games.js";
 import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), see frontend/vendor/README.md
 
 // Which of the room's panels (<details>) the player opened: kept across redraws, so a view
@@ -70,13 +70,12 @@ export function lobbyScreen(v, game, ctx) {
 // "Cats at the table (5/12)" in Catch the Witch (its cats), else "Players at the table (5/10)".
 function seatsHeading(v, game) {
   const n = v.seats.length;
-  return game.key === "catch_the_witch" ? t("seats", { n }) : t("players_seated", { n, max: playerRange(game).max });
+  return game.key === "catch_the_witch" ? t("seats", { n }) : t("players_seated", { n, max: game.players.max });
 }
 
 // "5–10 players": the seats a game needs.
 export function rangeText(game) {
-  const range = playerRange(game);
-  return range ? t("players_range", range) : "";
+  return t("players_range", game.players);
 }
 
 // The host switches the room's game (docs/protocol.md: `settings` with `game`): the new

@@ -13,6 +13,7 @@ export { defaultSettings, createFields, lobbySettings, settingsSummary } from ".
 export const key = "catch_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "game_catch_the_witch"; // its name in frontend/i18n/*.json
 export const icon = "🐈‍⬛";
+export const players = { min: 4, max: 12 }; // engine/catch_the_witch/tables.py
 
 const SCREENS = { ...MORNING_SCREENS, ...DAY_SCREENS, ...END_SCREENS };
 
