@@ -145,6 +145,11 @@ class Game(ABC):
     def table_view(self, state: BaseModel) -> View:
         """What everyone may see (a shared screen at the table)."""
 
+    @abstractmethod
+    def view_is_over(self, view: View) -> bool:
+        """Whether a view (one of ``views``) shows the game ended: a bot phone, which has
+        only its view, stops playing there and waits for a rematch."""
+
     # -- bots ---------------------------------------------------------------------------------
     @abstractmethod
     def bot_move(self, view: View, rng: Rng) -> BotMove:

@@ -181,7 +181,7 @@ class BotClient:
         while True:
             await self.wait_for(lambda bot: bot._has_new_view(), timeout=None)
             game = self.game()
-            if game is not None and game.get("outcome"):
+            if game is not None and _is_over(game):
                 return
             await self._act()
 
@@ -203,7 +203,7 @@ class BotClient:
                 await self.close()
                 return
             game = self.game()
-            if game is not None and game.get("outcome"):
+            if game is not None and _is_over(game):
                 self._acted_on = (self.seq, json.dumps(game, sort_keys=True))  # await a rematch
             elif self.connected:
                 await self._act()
@@ -234,7 +234,7 @@ class BotClient:
         action = game_of(game["game"]).bot_move(game, self.rng)
         if action is None:
             return
-        step = _step(game)
+        step = game["step"]  # every game's views number their steps (engine/game.py)
         kind = SAME_CHOICE.get(action["type"], action["type"])
         if self._last_move == (step, kind):
             # The same kind of move again in the same step: this view was built before the
@@ -250,6 +250,5 @@ class BotClient:
         await self.send({"action": action.pop("type"), **action, "step": game["step"]})
 
 
-def _step(game: dict[str, Any]) -> tuple:
-    today = game.get("today") or {}
-    return (game["day"], game["phase"], len(today.get("proposals", [])))
+def _is_over(game: dict[str, Any]) -> bool:
+    return game_of(game["game"]).view_is_over(game)

@@ -90,6 +90,9 @@ class BurnTheWitch(Game):
     def table_view(self, state: GameState) -> View:
         return views.table_view(state)
 
+    def view_is_over(self, view: View) -> bool:
+        return view.get("result") is not None
+
     # -- bots ---------------------------------------------------------------------------------
     def bot_move(self, view: View, rng: Rng) -> BotMove:
         return bots.choose_move(view, rng)

@@ -93,6 +93,9 @@ class CatchTheWitch(Game):
     def table_view(self, state: GameState) -> View:
         return views.view(state, None)
 
+    def view_is_over(self, view: View) -> bool:
+        return view.get("outcome") is not None
+
     # -- bots ---------------------------------------------------------------------------------
     def bot_move(self, view: View, rng: Rng) -> BotMove:
         return bots.decide(view, rng)

@@ -226,6 +226,9 @@ class CoinGame(Game):
     def table_view(self, state: CoinState) -> View:
         return self._view(state, None)
 
+    def view_is_over(self, view: View) -> bool:
+        return view["outcome"] is not None
+
     def _view(self, s: CoinState, you: str | None) -> View:
         revealed = s.phase != "call"
         view: View = {
