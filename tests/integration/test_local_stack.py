@@ -147,6 +147,41 @@ def test_a_six_cat_game_over_websockets_with_a_timer_a_rejoin_and_an_away_mark(s
     assert stats["timers"]["failed"] == 0
 
 
+async def _burn_the_witch_with_the_stacks_bots(stack: LocalStackProcess) -> dict:
+    """A person creates a room of Burn the Witch; `make dev --bots 4` seats four bot phones
+    in it; the person (a bot client here too) starts and everyone plays to the end."""
+    host = BotClient(stack.websocket_url, "Ann", seed=14)
+    try:
+        await host.connect()
+        await host.send({"action": "create_room", "name": "Ann", "game": "burn_the_witch"})
+        await until(lambda: len((host.view or {}).get("seats", [])) == 5, 30, "four bots seated")
+        assert host.view["game"] == "burn_the_witch"
+        await host.send({"action": "start"})
+        await until(lambda: (host.game() or {}).get("phase") not in (None, "lobby"), 15, "start")
+        try:
+            await asyncio.wait_for(host.play(), 300)
+        except TimeoutError:
+            raise AssertionError("the game stalled:\n" + describe([host])) from None
+        # The room goes back to the lobby with the result; the bots await a rematch there.
+        await until(lambda: host.view.get("phase") == "lobby", 15, "back to the lobby")
+        return {"result": host.game()["result"], "errors": host.errors, "stats": stack.stats()}
+    finally:
+        await host.close()
+
+
+def test_make_dev_bots_play_a_whole_game_of_burn_the_witch_with_a_person():
+    """Issue 14: the bots `make dev --bots N` seats play whichever game the room has."""
+    bots_stack = LocalStackProcess("--bots", "4", "--think", "0-0.05")
+    try:
+        played = asyncio.run(_burn_the_witch_with_the_stacks_bots(bots_stack))
+    finally:
+        bots_stack.interrupt()
+    assert played["result"]["winner"] in ("zealots", "sympathizers"), played["result"]
+    assert len(played["result"]["factions"]) == 5, "the person and four bots played"
+    assert [e for e in played["errors"] if not _raced(e)] == []
+    assert played["stats"]["gateway"]["lambda_errors"] == 0
+
+
 def test_the_phone_client_and_its_config_are_served_on_the_same_port(stack):
     status, body = stack.get("/config.json")
     assert status == 200
