@@ -67,10 +67,10 @@ export function lobbyScreen(v, game, ctx) {
   );
 }
 
-// "Cats at the table (5/12)" in Catch the Witch (its cats), else "Players at the table (5/10)".
+// The game module's words for its seats: "Cats at the table (5/12)" in Catch the Witch,
+// "Players at the table (5/10)" in Burn the Witch.
 function seatsHeading(v, game) {
-  const n = v.seats.length;
-  return game.key === "catch_the_witch" ? t("seats", { n }) : t("players_seated", { n, max: game.players.max });
+  return t(game.seatsKey, { n: v.seats.length, max: game.players.max });
 }
 
 // "5–10 players": the seats a game needs.

@@ -12,6 +12,7 @@ export const key = "burn_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "btw_game";
 export const icon = "🔥";
 export const players = { min: 5, max: 10 }; // engine/burn_the_witch/tables.py
+export const seatsKey = "players_seated"; // the lobby's heading: "Players at the table (n/max)"
 
 // One key per step a player acts in: the phase, the round, how far the story has gone (each
 // burn, trial and hex is a new step) and whose choice is pending. Public fields only: every

@@ -14,6 +14,7 @@ export const key = "catch_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "game_catch_the_witch"; // its name in frontend/i18n/*.json
 export const icon = "🐈‍⬛";
 export const players = { min: 4, max: 12 }; // engine/catch_the_witch/tables.py
+export const seatsKey = "seats"; // the lobby's heading: its players are cats
 
 const SCREENS = { ...MORNING_SCREENS, ...DAY_SCREENS, ...END_SCREENS };
 
