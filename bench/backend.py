@@ -55,7 +55,6 @@ from engine.catch_the_witch import bots  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from functions import connect, disconnect, message, timer  # noqa: E402
 from functions.room_service.adapters import aws_client  # noqa: E402
-from functions.room_service.adapters.dynamodb import SORT  # noqa: E402
 from functions.room_service.entrypoints import lambda_app  # noqa: E402
 from functions.room_service.service import game_handlers  # noqa: E402
 from functions.room_service.service.commands import GAME_ACTIONS  # noqa: E402
@@ -429,7 +428,9 @@ def summarise(game: Game) -> dict:
         # written (an orphan)
         "waited": sum(i.slept_seconds > 0 for i in moves),
         "orphans_taken_back": sum(
-            c.op == "delete_item" and not c.failed and c.params["Key"][SORT]["S"].startswith("SUB#")
+            c.op == "update_item"
+            and not c.failed
+            and c.params.get("UpdateExpression", "").startswith("REMOVE")
             for c in game_calls
         ),
         "timers_sent": dict(

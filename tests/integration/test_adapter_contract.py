@@ -121,6 +121,39 @@ def test_delete_submission_is_conditional_on_n(adapters):
     assert store.submissions(CODE, STEP) == []
 
 
+def a_started_room() -> Room:
+    """A room whose game is under way (a room's moves are kept under its stored step)."""
+    room = a_room()
+    game = room.rules
+    state = game.new_game([seat.name for seat in room.seats] + ["Di"], room.settings, seed=1,
+                          host="Ann")  # fmt: skip
+    room.state, _ = game.start(state, 1_800_000_000.0)
+    return room
+
+
+def test_read_returns_the_room_with_its_current_steps_moves_only(adapters):
+    """One read gives the room and the pending moves of the step it stores; a step it has
+    left keeps its item (until TTL) but no read returns those moves."""
+    store = adapters.store
+    room = a_started_room()
+    assert store.read(CODE) == (None, [])
+    store.create(room)
+    step = room.stored_step
+    assert store.read(CODE) == (room, []), "no move made yet"
+    older = Submission(
+        player="Bo", step=step - 1, actions=[{"t": 1.0, "action": {"type": "x"}}], n=1
+    )
+    assert store.put_submission(CODE, older, expected_n=0)
+    assert store.read(CODE) == (room, []), "an older step's moves are not the room's"
+    mine = Submission(player="Cy", step=step, actions=[{"t": 2.0, "action": {"type": "x"}}], n=1)
+    assert store.put_submission(CODE, mine, expected_n=0)
+    assert store.read(CODE) == (room, [mine])
+    lobby_room = a_room()
+    lobby_room.code = "LOBBYONE"
+    store.create(lobby_room)
+    assert store.read("LOBBYONE") == (lobby_room, []), "before a game: no step, no moves"
+
+
 # -- a write that consumes submissions: all or nothing -------------------------------------------
 def two_pending_moves(store: RoomStore) -> list[Submission]:
     """A room with Bo's and Cy's moves pending in STEP: the submissions, as a load reads them."""

@@ -12,12 +12,17 @@ from .ports import Connections, RoomStore
 from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
 
 #: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); the pending moves of a step
-#: are one item (ROOM#<code>, SUB#<step>) beside their room, each seat's in attributes of
-#: its own (``m#<seat>``: the moves, ``n#<seat>``: its count of writes); a connection is
+#: are one item (ROOM#<code>, ROOM~<step counted down>) beside their room, each seat's in
+#: attributes of its own (``m#<seat>``: the moves, ``n#<seat>``: its count of writes). The
+#: step keys sort right after the room's, newest step first, so one Query of two items
+#: reads the room and its current step's moves (``read``). A connection is
 #: (CONN#<id>, CONN), with its message counter (ratelimit.py); the requests of one kind
 #: from one source address in one window are (IP#<address>, <kind>#<window start>).
 KEY = "pk"
 SORT = "sk"
+ROOM_SORT = "ROOM"
+#: Steps are written as ``STEP_COUNTDOWN - step`` in nine digits: newer steps sort first.
+STEP_COUNTDOWN = 999_999_999
 #: Pending moves outlive their step by at most this long (TTL), if never consumed.
 SUBMISSION_TTL_SECONDS = 24 * 3600
 MOVES_PREFIX = "m#"
@@ -64,12 +69,25 @@ class DynamoRoomStore(RoomStore):
         found = self._db.get_item(
             TableName=self.table, Key=_room_key(code), ConsistentRead=True
         ).get("Item")
-        if not found:
-            return None
-        data = json.loads(zlib.decompress(found["room"]["B"]))
-        data["version"] = int(found["version"]["N"])
-        data["expires_at"] = int(found["expires_at"]["N"])
-        return Room.model_validate(data)
+        return _room_of(found) if found else None
+
+    def read(self, code: str) -> tuple[Room | None, list[Submission]]:
+        """One Query (issue 16: one round trip per load, not two): the room's item and the
+        first item after it, the newest step's; its moves count only if that step is the
+        room's (no move of the current step yet leaves an older step's item first)."""
+        self.reads += 1
+        items = self._db.query(
+            TableName=self.table, ConsistentRead=True, Limit=2,
+            KeyConditionExpression=f"{KEY} = :pk AND begins_with({SORT}, :room)",
+            ExpressionAttributeValues={":pk": _room_key(code)[KEY], ":room": {"S": ROOM_SORT}},
+        )["Items"]  # fmt: skip
+        if not items or items[0][SORT]["S"] != ROOM_SORT:
+            return None, []
+        room = _room_of(items[0])
+        step = room.stored_step
+        if step is None or len(items) < 2 or items[1][SORT] != _step_key(code, step)[SORT]:
+            return room, []
+        return room, _moves_of(items[1])
 
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
              absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
@@ -135,11 +153,7 @@ class DynamoRoomStore(RoomStore):
             KeyConditionExpression=f"{KEY} = :pk AND {SORT} = :sk",
             ExpressionAttributeValues={":pk": key[KEY], ":sk": key[SORT]},
         )["Items"]  # fmt: skip
-        item = items[0] if items else {}
-        return [
-            Submission.model_validate_json(value["S"])
-            for name, value in sorted(item.items()) if name.startswith(MOVES_PREFIX)
-        ]  # fmt: skip
+        return _moves_of(items[0]) if items else []
 
     def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
         """One seat's moves into its own attributes of the step's item: other seats write
@@ -184,11 +198,26 @@ class DynamoRoomStore(RoomStore):
 
 
 def _room_key(code: str) -> dict[str, dict[str, str]]:
-    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": "ROOM"}}
+    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": ROOM_SORT}}
 
 
 def _step_key(code: str, step: int) -> dict[str, dict[str, str]]:
-    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": f"SUB#{step:06d}"}}
+    return {KEY: {"S": f"ROOM#{code}"}, SORT: {"S": f"{ROOM_SORT}~{STEP_COUNTDOWN - step:09d}"}}
+
+
+def _room_of(item: dict[str, Any]) -> Room:
+    data = json.loads(zlib.decompress(item["room"]["B"]))
+    data["version"] = int(item["version"]["N"])
+    data["expires_at"] = int(item["expires_at"]["N"])
+    return Room.model_validate(data)
+
+
+def _moves_of(item: dict[str, Any]) -> list[Submission]:
+    """Every seat's pending moves in a step's item, in seat order."""
+    return [
+        Submission.model_validate_json(value["S"])
+        for name, value in sorted(item.items()) if name.startswith(MOVES_PREFIX)
+    ]  # fmt: skip
 
 
 def _moves_name(seat: str) -> str:

@@ -138,6 +138,12 @@ class Room(BaseModel):
         return self.steps_before + step
 
     @property
+    def stored_step(self) -> int | None:
+        """The step the room is at as stored (the room's numbering); None before a game.
+        Its pending moves are kept under this number (``RoomStore.read``)."""
+        return None if self.state is None else self.room_step(self.rules.step(self.state))
+
+    @property
     def started(self) -> bool:
         return self.state is not None
 

@@ -151,7 +151,7 @@ class UnitOfWork:
         """The room with the pending submissions of its current step merged in, in the
         order they were made; a move no longer legal (the step moved on) is dropped."""
         stamp = self.stamp()
-        room = self.store.load(code)
+        room, pending = self.store.read(code)
         if room is None:
             raise NoSuchRoom()
         game, state = room.rules, room.state
@@ -159,8 +159,8 @@ class UnitOfWork:
             return Loaded(room=room, stored_step=None, stamp=stamp)
         # Submissions are keyed by the room's numbering, so none of one game is ever
         # merged into the next (Room.steps_before).
-        loaded = Loaded(room=room, stored_step=room.room_step(game.step(state)), stamp=stamp)
-        loaded.consumed = self.store.submissions(code, loaded.stored_step)
+        loaded = Loaded(room=room, stored_step=room.stored_step, stamp=stamp)
+        loaded.consumed = pending
         room.pending_moves = {
             sub.player: [e["action"] for e in sub.actions] for sub in loaded.consumed
         }
