@@ -7,7 +7,8 @@ moto_cloud.py) and records every AWS call per invocation (bench/recording.py): t
 request units DynamoDB bills for it (bench/billing.py: from the item sizes), the
 messages API Gateway bills, the bytes each invocation logs, the time it sleeps and its
 own CPU time. Seats finishing a step together send their moves at once (threads), so
-the recheck, conflict and orphan paths run as they would. Each phone's heartbeat is
+the conflict paths (a move refused on a step just ended, a room write retried) run as
+they would. Each phone's heartbeat is
 sampled during the game and scaled to a game at the table (GAME_MINUTES).
 
 Prints figures (or, with --json, one JSON object); asserts nothing. The model and its
@@ -80,7 +81,7 @@ TOGETHER_AT_MOST = 3
 #: Heartbeats are sampled every so many rounds of play: each phone pings once (with its
 #: view's rev), and the mean ping is scaled to a game's heartbeats.
 HEARTBEAT_SAMPLE_EVERY = 150
-#: The unit of work's recheck wait is billed in full but slept for this fraction.
+#: The unit of work's backoff after a conflict is billed in full but slept for this fraction.
 REAL_SLEEP_FRACTION = 0.25
 #: A phone that drops out for a while mid-game (its screen locked), then comes back.
 DROPPED_PHONE, DROP_AT_MOVE, DROP_ROUNDS = "Cat7", 200, 30
@@ -423,16 +424,9 @@ def summarise(game: Game) -> dict:
         "read_units": sum(c.read_units for c in game_calls),
         "dynamodb_ops_per_move": {op: n / len(moves) for op, n in ops.most_common()},
         "failed_writes": sum(c.failed for c in game_calls),
-        # the concurrent paths: a move that waited (to recheck the step, or to retry after a
-        # conflict: failed_writes), a move taken back because the step ended as it was
-        # written (an orphan)
+        # the concurrent paths: a move that waited (a backoff after a conflict:
+        # failed_writes, such as a move refused on a step another seat just ended)
         "waited": sum(i.slept_seconds > 0 for i in moves),
-        "orphans_taken_back": sum(
-            c.op == "update_item"
-            and not c.failed
-            and c.params.get("UpdateExpression", "").startswith("REMOVE")
-            for c in game_calls
-        ),
         "timers_sent": dict(
             Counter(
                 json.loads(body)["kind"]
@@ -488,7 +482,6 @@ def report(games: list[dict]) -> dict:
         "moves_refused_per_game": [g["moves_refused"] for g in games],
         "failed_conditional_writes_per_game": [g["failed_writes"] for g in games],
         "moves_that_waited_per_game": [g["waited"] for g in games],
-        "orphans_taken_back_per_game": [g["orphans_taken_back"] for g in games],
         "timers_sent_per_game": [g["timers_sent"] for g in games],
         "dynamodb_calls_per_move": {
             op: round(statistics.fmean(g["dynamodb_ops_per_move"].get(op, 0) for g in games), 3)
@@ -543,8 +536,7 @@ def print_text(figures: dict) -> None:
           f"{figures['read_units_per_move']}; calls {figures['dynamodb_calls_per_move']}")  # fmt: skip
     print(f"refused moves {figures['moves_refused_per_game']}, failed conditional writes "
           f"{figures['failed_conditional_writes_per_game']}, moves that waited "
-          f"{figures['moves_that_waited_per_game']}, orphans taken back "
-          f"{figures['orphans_taken_back_per_game']}, timers sent "
+          f"{figures['moves_that_waited_per_game']}, timers sent "
           f"{figures['timers_sent_per_game']}")  # fmt: skip
     print(f"largest message {figures['largest_message_bytes']:,} bytes; room item "
           f"{figures['room_item_bytes']} bytes stored ({figures['room_json_bytes']:,} bytes of "

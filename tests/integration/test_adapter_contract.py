@@ -111,14 +111,45 @@ def test_submissions_are_per_seat(adapters):
     assert sorted(sub.player for sub in store.submissions(CODE, STEP)) == ["Bo", "Cy"]
 
 
-def test_delete_submission_is_conditional_on_n(adapters):
+def test_put_submission_returns_every_seats_moves_as_of_the_write(adapters):
+    """The mover decides from what its write returns whether the step is complete."""
+    store = adapters.store
+    store.create(a_room())
+    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0) == [
+        a_submission("Cy", n=1)
+    ]
+    assert store.put_submission(CODE, a_submission("Bo", n=1, moves=2), expected_n=0) == [
+        a_submission("Bo", n=1, moves=2),
+        a_submission("Cy", n=1),
+    ]
+
+
+def test_a_step_a_write_ended_takes_no_more_moves(adapters):
+    """A move written after the write that ended its step would never be merged (loads read
+    the current step only): the ending write closes the step, and the move is refused."""
     store = adapters.store
     store.create(a_room())
     store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
-    store.put_submission(CODE, a_submission("Bo", n=2), expected_n=1)
-    assert not store.delete_submission(CODE, a_submission("Bo", n=1)), "changed since read"
-    assert store.delete_submission(CODE, a_submission("Bo", n=2))
+    consumed = store.submissions(CODE, STEP)
+    assert store.save(a_room(version=2), 1, consumed=consumed, absent=[(STEP, "Cy")], ended=STEP)
+    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0) is None
+    assert store.put_submission(CODE, a_submission("Bo", n=2), expected_n=1) is None
     assert store.submissions(CODE, STEP) == []
+    # A step nobody moved in is closed too (a timer ended it).
+    assert store.save(a_room(version=3), 2, absent=[(STEP + 1, "Bo")], ended=STEP + 1)
+    assert store.put_submission(CODE, a_submission("Bo", n=1).model_copy(update={"step": STEP + 1}),
+                                expected_n=0) is None  # fmt: skip
+    assert store.load(CODE).version == 3
+
+
+def test_a_write_that_leaves_the_step_does_not_close_it(adapters):
+    store = adapters.store
+    store.create(a_room())
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    assert store.save(a_room(version=2), 1, consumed=store.submissions(CODE, STEP))
+    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0) == [
+        a_submission("Cy", n=1)
+    ]
 
 
 def a_started_room() -> Room:

@@ -371,11 +371,12 @@ def test_a_move_submitted_while_another_seat_ends_the_step_is_never_lost():
     assert game.phase.value != "proposal"
 
 
-def test_a_move_written_just_after_another_seat_ended_the_step_is_taken_back_and_refused():
-    """The other order: the host loads the proposal step, the Chief's proposal ends it, and
-    only then is the host's Away mark written under the old step. The host takes it back;
-    made on a step that is over, it is refused (stale_move), never left behind and never
-    played on the new step (issue 18: moves belong to a step)."""
+def test_a_move_written_just_after_another_seat_ended_the_step_is_refused_not_left_behind():
+    """The other order: the host loads the proposal step, the Chief's proposal ends it (and
+    closes the step's item), and only then is the host's Away mark written under the old
+    step. The write is refused; loaded again, the mark was made on a step that is over: it
+    is refused (stale_move), never left behind and never played on the new step (issue 18:
+    moves belong to a step)."""
     names = ["Ann", "Bo", "Cy", "Di", "Ed"]
     h = _at_a_proposal_by_someone_else(names)
     chief = h.view("Ann")["chief"]

@@ -26,6 +26,8 @@ STEP_COUNTDOWN = 999_999_999
 #: Pending moves outlive their step by at most this long (TTL), if never consumed.
 SUBMISSION_TTL_SECONDS = 24 * 3600
 MOVES_PREFIX = "m#"
+#: Set on a step's item by the write that ends the step: no move is taken there after it.
+ENDED = "ended"
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
 CONNECTION_TTL_SECONDS = 3 * 3600
 
@@ -90,12 +92,13 @@ class DynamoRoomStore(RoomStore):
         return room, _moves_of(items[1])
 
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
-             absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
-        """A conditional put; with consumed or absent submissions, one transaction that also
-        removes the consumed seats' moves from their step's item if each is unchanged and no
-        absent one was written meanwhile (so no move is lost, orphaned or applied twice). A
-        step's pending moves share one item (``_step_key``): the transaction writes two
-        items, not one per seat (issue 16: each item of a transaction is billed twice)."""
+             absent: list[tuple[int, str]] = (), ended: int | None = None) -> bool:  # fmt: skip
+        """A conditional put; with consumed or absent submissions or an ended step, one
+        transaction that also removes the consumed seats' moves from their step's item if
+        each is unchanged and no absent one was written meanwhile (so no move is lost,
+        orphaned or applied twice), and closes the ended step's item. A step's pending
+        moves share one item (``_step_key``): the transaction writes two items, not one per
+        seat (issue 16: each item of a transaction is billed twice)."""
         db = self._db
         self.writes += 1
         put = {
@@ -103,12 +106,14 @@ class DynamoRoomStore(RoomStore):
             "ConditionExpression": "version = :expected",
             "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
         }  # fmt: skip
+        steps = sorted({sub.step for sub in consumed} | {step for step, _ in absent}
+                       | ({ended} if ended is not None else set()))  # fmt: skip
         try:
-            if not consumed and not absent:
+            if not steps:
                 db.put_item(**put)
                 return True
-            steps = sorted({sub.step for sub in consumed} | {step for step, _ in absent})
-            guards = [self._step_guard(room.code, step, consumed, absent) for step in steps]
+            guards = [self._step_guard(room, step, consumed, absent, step == ended)
+                      for step in steps]  # fmt: skip
             db.transact_write_items(TransactItems=[{"Put": put}, *guards])
             return True
         except (db.exceptions.ConditionalCheckFailedException,
@@ -116,14 +121,16 @@ class DynamoRoomStore(RoomStore):
             self.conflicts += 1
             return False
 
-    def _step_guard(self, code: str, step: int, consumed: list[Submission],
-                    absent: list[tuple[int, str]]) -> dict[str, Any]:  # fmt: skip
+    def _step_guard(self, room: Room, step: int, consumed: list[Submission],
+                    absent: list[tuple[int, str]], ends: bool) -> dict[str, Any]:  # fmt: skip
         """The transaction's item for one step: remove the consumed seats' moves if each
-        one's count is as read and no absent seat has one (a condition check alone when
-        none was consumed: there is nothing to remove). Only the consumed seats' attributes
-        go: a seat's first move written after the load is in no condition when the write
-        leaves the step as it is (a reconnected phone taking its seat), and the next load
-        merges it; deleting the whole item lost it. The emptied item goes with its TTL."""
+        one's count is as read and no absent seat has one, and if the write ends the step,
+        mark its item ``ended`` (a seat's move written later is refused: it would never be
+        merged). Only the
+        consumed seats' attributes go: a seat's first move written after the load is in no
+        condition when the write leaves the step as it is (a reconnected phone taking its
+        seat), and the next load merges it; deleting the whole item lost it. The emptied
+        item goes with its TTL."""
         names: dict[str, str] = {}
         values: dict[str, Any] = {}
         terms = []
@@ -137,13 +144,23 @@ class DynamoRoomStore(RoomStore):
         for i, seat in enumerate(seat for at, seat in absent if at == step):
             names[f"#a{i}"] = _count_name(seat)
             terms.append(f"attribute_not_exists(#a{i})")
-        guard = {"TableName": self.table, "Key": _step_key(code, step),
-                 "ConditionExpression": " AND ".join(terms),
-                 "ExpressionAttributeNames": names,
+        update = []
+        if ends:  # the item may not exist yet (no move made): it expires with the room
+            names["#ended"] = ENDED
+            values[":ended"] = {"BOOL": True}
+            values[":expires_at"] = {"N": str(room.expires_at)}
+            update.append(
+                "SET #ended = :ended, expires_at = if_not_exists(expires_at, :expires_at)"
+            )
+        if removed:
+            update.append("REMOVE " + ", ".join(removed))
+        guard = {"TableName": self.table, "Key": _step_key(room.code, step),
+                 **({"ConditionExpression": " AND ".join(terms)} if terms else {}),
+                 **({"ExpressionAttributeNames": names} if names else {}),
                  **({"ExpressionAttributeValues": values} if values else {})}  # fmt: skip
-        if not removed:
-            return {"ConditionCheck": guard}
-        return {"Update": {**guard, "UpdateExpression": "REMOVE " + ", ".join(removed)}}
+        # Never empty: a step is here for its consumed moves, or because the write ends it
+        # (absent seats are checked only then).
+        return {"Update": {**guard, "UpdateExpression": " ".join(update)}}
 
     def submissions(self, code: str, step: int) -> list[Submission]:
         self.reads += 1
@@ -155,9 +172,12 @@ class DynamoRoomStore(RoomStore):
         )["Items"]  # fmt: skip
         return _moves_of(items[0]) if items else []
 
-    def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
+    def put_submission(self, code: str, submission: Submission,
+                       expected_n: int) -> list[Submission] | None:  # fmt: skip
         """One seat's moves into its own attributes of the step's item: other seats write
-        other attributes of it, so twelve at once do not conflict."""
+        other attributes of it, so twelve at once do not conflict. The item as written
+        (ALL_NEW) holds every seat's moves: the mover decides from it whether the step is
+        complete, without reading again."""
         db = self._db
         self.writes += 1
         condition = "attribute_not_exists(#n)" if expected_n == 0 else "#n = :expected"
@@ -168,33 +188,19 @@ class DynamoRoomStore(RoomStore):
             **({":expected": {"N": str(expected_n)}} if expected_n else {}),
         }
         try:
-            db.update_item(
+            item = db.update_item(
                 TableName=self.table, Key=_step_key(code, submission.step),
                 UpdateExpression="SET #n = :n, #moves = :moves, expires_at = :expires_at",
-                ConditionExpression=condition,
+                ConditionExpression=f"{condition} AND attribute_not_exists(#ended)",
                 ExpressionAttributeNames={"#n": _count_name(submission.player),
-                                          "#moves": _moves_name(submission.player)},
-                ExpressionAttributeValues=values,
-            )  # fmt: skip
+                                          "#moves": _moves_name(submission.player),
+                                          "#ended": ENDED},
+                ExpressionAttributeValues=values, ReturnValues="ALL_NEW",
+            )["Attributes"]  # fmt: skip
         except db.exceptions.ConditionalCheckFailedException:
             self.conflicts += 1
-            return False
-        return True
-
-    def delete_submission(self, code: str, submission: Submission) -> bool:
-        db = self._db
-        self.writes += 1
-        try:
-            db.update_item(
-                TableName=self.table, Key=_step_key(code, submission.step),
-                UpdateExpression="REMOVE #n, #moves", ConditionExpression="#n = :n",
-                ExpressionAttributeNames={"#n": _count_name(submission.player),
-                                          "#moves": _moves_name(submission.player)},
-                ExpressionAttributeValues={":n": {"N": str(submission.n)}},
-            )  # fmt: skip
-        except db.exceptions.ConditionalCheckFailedException:
-            return False
-        return True
+            return None
+        return _moves_of(item)
 
 
 def _room_key(code: str) -> dict[str, dict[str, str]]:

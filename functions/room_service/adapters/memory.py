@@ -13,6 +13,8 @@ class MemoryRoomStore(RoomStore):
     def __init__(self) -> None:
         self._rooms: dict[str, str] = {}
         self._subs: dict[tuple[str, int, str], str] = {}
+        #: (code, step) of the steps a write ended: no submission is taken there any more.
+        self._ended: set[tuple[str, int]] = set()
         self._lock = threading.Lock()
         self.writes = 0
         self.conflicts = 0
@@ -31,8 +33,16 @@ class MemoryRoomStore(RoomStore):
             data = self._rooms.get(code)
         return Room.model_validate_json(data) if data else None
 
+    def read(self, code: str) -> tuple[Room | None, list[Submission]]:
+        with self._lock:  # one read, as DynamoDB's one Query
+            data = self._rooms.get(code)
+            room = Room.model_validate_json(data) if data else None
+            if room is None or room.stored_step is None:
+                return room, []
+            return room, self._step(code, room.stored_step)
+
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
-             absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
+             absent: list[tuple[int, str]] = (), ended: int | None = None) -> bool:  # fmt: skip
         with self._lock:
             data = self._rooms.get(room.code)
             self.writes += 1
@@ -45,6 +55,8 @@ class MemoryRoomStore(RoomStore):
             self._rooms[room.code] = room.model_dump_json()
             for sub in consumed:
                 del self._subs[(room.code, sub.step, sub.player)]
+            if ended is not None:
+                self._ended.add((room.code, ended))
             return True
 
     def _n(self, code: str, sub: Submission) -> int:
@@ -53,26 +65,23 @@ class MemoryRoomStore(RoomStore):
 
     def submissions(self, code: str, step: int) -> list[Submission]:
         with self._lock:
-            found = [v for (c, s, _), v in self._subs.items() if c == code and s == step]
-        return [Submission.model_validate_json(v) for v in found]
+            return self._step(code, step)
 
-    def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
+    def _step(self, code: str, step: int) -> list[Submission]:
+        found = sorted((p, v) for (c, s, p), v in self._subs.items() if c == code and s == step)
+        return [Submission.model_validate_json(v) for _, v in found]
+
+    def put_submission(self, code: str, submission: Submission,
+                       expected_n: int) -> list[Submission] | None:  # fmt: skip
         with self._lock:
             self.writes += 1
-            if self._n(code, submission) != expected_n:
+            ended = (code, submission.step) in self._ended
+            if ended or self._n(code, submission) != expected_n:
                 self.conflicts += 1
-                return False
+                return None
             key = (code, submission.step, submission.player)
             self._subs[key] = stored_submission(submission)
-            return True
-
-    def delete_submission(self, code: str, submission: Submission) -> bool:
-        with self._lock:
-            self.writes += 1
-            if self._n(code, submission) != submission.n:
-                return False
-            del self._subs[(code, submission.step, submission.player)]
-            return True
+            return self._step(code, submission.step)
 
 
 class MemoryConnections(Connections):

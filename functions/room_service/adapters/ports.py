@@ -28,22 +28,22 @@ class RoomStore(ABC):
 
     @abstractmethod
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
-             absent: list[tuple[int, str]] = ()) -> bool:  # fmt: skip
-        """Write ``room`` if the stored version is still ``expected_version``, delete the
+             absent: list[tuple[int, str]] = (), ended: int | None = None) -> bool:  # fmt: skip
+        """Write ``room`` if the stored version is still ``expected_version``, remove the
         ``consumed`` submissions if each is unchanged, and check that no submission exists
-        for each (step, seat) in ``absent``: all or nothing; False if not."""
+        for each (step, seat) in ``absent``: all or nothing; False if not. ``ended``: the
+        step this write ends, closed to later submissions (``put_submission``)."""
 
     @abstractmethod
     def submissions(self, code: str, step: int) -> list[Submission]:
         """The pending submissions of one step."""
 
     @abstractmethod
-    def put_submission(self, code: str, submission: Submission, expected_n: int) -> bool:
-        """Write one seat's submission if its stored ``n`` is still ``expected_n`` (0: new)."""
-
-    @abstractmethod
-    def delete_submission(self, code: str, submission: Submission) -> bool:
-        """Delete one seat's submission if its stored ``n`` is still ``submission.n``."""
+    def put_submission(self, code: str, submission: Submission,
+                       expected_n: int) -> list[Submission] | None:  # fmt: skip
+        """Write one seat's submission if its stored ``n`` is still ``expected_n`` (0: new)
+        and its step was not ended (``save``'s ``ended``): every seat's submission of the
+        step as of this write (this one included), or None if refused."""
 
 
 class Connections(ABC):

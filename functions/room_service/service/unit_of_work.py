@@ -3,14 +3,17 @@ a fresh copy, write it under a condition on its version (retrying a conflict wit
 jittered backoff, a bounded number of times), and return what was committed. It sends
 nothing: delivery pushes the Commit afterwards (write first, then push).
 
-A move that leaves its step as it is takes the conflict-free path: it is written as the
-seat's own submission item, and the room item is written only by the move that ends the
-step (RECHECK_WAIT_SECONDS below).
+A move that leaves its step as it is takes the conflict-free path: it is written into the
+seat's own attributes of its step's item, a write that returns every seat's moves of the
+step; the room item is written only by the move that completes the step (or another
+change), and that write closes the step's item to later moves.
 """
 
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from pydantic import BaseModel
 
 from engine.effects import Effect
 from engine.errors import GameError, IllegalAction
@@ -23,8 +26,6 @@ from .deadlines import deadline_timers, seat_check
 
 MAX_WRITE_ATTEMPTS = 8
 BACKOFF_SECONDS = 0.02
-#: How long a seat that finished a step with others waits before writing it itself.
-RECHECK_WAIT_SECONDS = 0.15
 #: A seat's pending moves in one step: a real step takes a handful (a place, a spell and
 #: its target, a guard…). The bound keeps the submission item small (every load of the
 #: room replays it) and far below DynamoDB's 400 KB item limit (about 0.2 KB a move).
@@ -56,23 +57,8 @@ class Loaded:
     consumed: list[Submission] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
     advanced: bool = False
-    #: (time, seat) of the latest pending move merged in.
-    last_move: tuple[float, str] | None = None
-
-
-@dataclass
-class _Settling:
-    """A move just written as a submission: the same unit of work then settles the step.
-    When several seats finish a step together, the seat whose move is the latest writes
-    the step at once; the others look again a moment later and write only if it is
-    still not written."""
-
-    move: tuple[float, str] | None  # (time, seat) of the move; None once waited for
-    seat: str
-    #: The step the move was written under (None once checked: see ``_orphaned``).
-    written_under: int | None
-    #: What the phones had before the move (a view it left as it was is not pushed again).
-    seen: Seen
+    #: The game as stored, before the pending moves were merged in.
+    stored_state: BaseModel | None = None
 
 
 class UnitOfWork:
@@ -95,40 +81,35 @@ class UnitOfWork:
 
     def run(self, code: str, change_room: Callable[[Room], Change]) -> Commit:
         """Load room ``code``, apply ``change_room`` to it and write it (or, for a move that
-        leaves its step as it is, write the seat's submission, then settle the step); a
+        leaves its step as it is, write the seat's submission: the write returns every
+        seat's moves of the step, and the seat whose move completes the step writes it); a
         conflict loads again and retries. Returns what was committed; sends nothing."""
-        settling: _Settling | None = None
+        written: Seen | None = None  # once this command's move is stored: what phones had
         attempt = 0
         while attempt < MAX_WRITE_ATTEMPTS:
             attempt += 1
             loaded = self.load(code)
-            if settling is not None and settling.written_under is not None:
-                if self._orphaned(code, loaded, settling.written_under, settling.seat):
-                    settling = None
-                    continue  # the step ended as the move was written: play it anew
-                settling.written_under = None
-            if settling and settling.move and loaded.advanced and loaded.last_move != settling.move:
-                settling.move = None
-                self.sleep(RECHECK_WAIT_SECONDS * (1 + self.jitter()))
-                loaded = self.load(code)
             room, expected = loaded.room, loaded.room.version
-            before = Seen.of(room)  # what the phones were last sent
-            change = change_room(room) if settling is None else Change(write=False)
+            before = written or Seen.of(room)  # what the phones were last sent
+            change = change_room(room) if written is None else Change(write=False)
+            refused = False  # the seat's move was not written: load again
             if change.submission is not None and not loaded.advanced:
-                if self._submit(room, loaded, change.submission):
-                    mine = (change.submission.at, change.submission.player)
-                    settling = _Settling(mine, mine[1], loaded.stored_step, before)
-                    attempt = 0  # settling the step has write attempts of its own
-                    continue
-            else:
-                if change.submission is not None:  # the step moved on while merging
-                    room.state = change.submission.state
-                    change.timers.extend(
-                        deadline_timers(room, change.submission.effects, self.clock())
-                    )
-                    change.write = change.push_views = True
+                stamp = self.stamp()  # the moves returned are as of the write, after this
+                pending = self._submit(room, loaded, change.submission)
+                refused = pending is None
+                if pending is not None:
+                    written, attempt = before, 0  # writing the step has attempts of its own
+                    loaded = self._merged(room, loaded.stored_state, pending, stamp)
+                    if not loaded.advanced:  # others' moves still awaited: the mover is told
+                        return Commit(room, Change(write=False), stamp, before)
+                    change = Change(write=False)  # the latest move of a complete step
+            elif change.submission is not None:  # the step moved on while merging
+                room.state = change.submission.state
+                change.timers.extend(deadline_timers(room, change.submission.effects, self.clock()))
+                change.write = change.push_views = True
+            if not refused:
                 if not change.write and not loaded.advanced:
-                    return Commit(room, change, loaded.stamp, settling.seen if settling else before)
+                    return Commit(room, change, loaded.stamp, before)
                 change.timers.extend(deadline_timers(room, loaded.effects, self.clock()))
                 if room.state is not None and room.rules.is_over(room.state):
                     # However the game ended (a move, moves merged in, a timer, a departure),
@@ -139,7 +120,9 @@ class UnitOfWork:
                 room.version = expected + 1
                 if room.seats:  # an empty room keeps its expiry: TTL removes it
                     room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
-                if self.store.save(room, expected, loaded.consumed, _unmerged(room, loaded)):
+                unmerged = _unmerged(room, loaded)
+                ended = loaded.stored_step if _ends_its_step(room, loaded) else None
+                if self.store.save(room, expected, loaded.consumed, unmerged, ended):
                     change.push_views = change.push_views or loaded.advanced
                     # A write that stores a step other seats' moves ended: nobody has it yet.
                     return Commit(room, change, self.stamp(), None if loaded.advanced else before)
@@ -154,19 +137,23 @@ class UnitOfWork:
         room, pending = self.store.read(code)
         if room is None:
             raise NoSuchRoom()
-        game, state = room.rules, room.state
-        if state is None:
+        return self._merged(room, room.state, pending, stamp)
+
+    def _merged(self, room: Room, stored_state: BaseModel | None, pending: list[Submission],
+                stamp: int) -> Loaded:  # fmt: skip
+        """``room`` at ``stored_state`` (as stored) with ``pending`` merged in."""
+        room.state = stored_state
+        if stored_state is None:
             return Loaded(room=room, stored_step=None, stamp=stamp)
         # Submissions are keyed by the room's numbering, so none of one game is ever
         # merged into the next (Room.steps_before).
-        loaded = Loaded(room=room, stored_step=room.stored_step, stamp=stamp)
-        loaded.consumed = pending
-        room.pending_moves = {
-            sub.player: [e["action"] for e in sub.actions] for sub in loaded.consumed
-        }
+        loaded = Loaded(room=room, stored_step=room.stored_step, stamp=stamp,
+                        consumed=pending, stored_state=stored_state)  # fmt: skip
+        game, state = room.rules, stored_state
+        room.pending_moves = {sub.player: [e["action"] for e in sub.actions] for sub in pending}
         moves = sorted(
             (entry["t"], sub.player, index, entry["action"])
-            for sub in loaded.consumed for index, entry in enumerate(sub.actions)
+            for sub in pending for index, entry in enumerate(sub.actions)
         )  # fmt: skip
         for at, _, _, action in moves:
             try:
@@ -175,22 +162,13 @@ class UnitOfWork:
                 continue
             loaded.effects.extend(effects)
         room.state = state
-        loaded.last_move = (moves[-1][0], moves[-1][1]) if moves else None
-        loaded.advanced = room.room_step(game.step(state)) != loaded.stored_step
+        loaded.advanced = room.stored_step != loaded.stored_step
         return loaded
 
-    def _orphaned(self, code: str, loaded: Loaded, step: int, seat: str) -> bool:
-        """A seat's move written just after another seat's write ended that step would
-        never be merged (loads read the current step's submissions only). Then take it
-        back, and the caller plays the move again on the new step (or refuses it).
-        ``loaded`` is the load that follows the write (no extra read)."""
-        if loaded.stored_step == step:  # None: the game ended meanwhile (issue 13)
-            return False
-        mine = [sub for sub in self.store.submissions(code, step) if sub.player == seat]
-        return bool(mine) and self.store.delete_submission(code, mine[0])
-
-    def _submit(self, room: Room, loaded: Loaded, move: PendingMove) -> bool:
-        """Write one seat's move into its own submission item (no other seat writes it)."""
+    def _submit(self, room: Room, loaded: Loaded, move: PendingMove) -> list[Submission] | None:
+        """Write one seat's move into its own attributes of the step's item (no other seat
+        writes them): every seat's moves of the step as of that write, or None if refused
+        (the seat wrote meanwhile, or the step was ended: load again)."""
         mine = next((s for s in loaded.consumed if s.player == move.player), None)
         actions = list(mine.actions) if mine else []
         if move.action["type"] in room.rules.replacing_moves:  # only the final choice counts
@@ -208,14 +186,18 @@ class UnitOfWork:
         return self.store.put_submission(room.code, sub, expected_n)
 
 
+def _ends_its_step(room: Room, loaded: Loaded) -> bool:
+    """Whether the write leaves the loaded step (the room is at another step, or in the
+    lobby): that step's item is then closed to later moves."""
+    return loaded.stored_step is not None and room.stored_step != loaded.stored_step
+
+
 def _unmerged(room: Room, loaded: Loaded) -> list[tuple[int, str]]:
     """When this write ends the loaded step, a seat's move submitted after the load would
     never be merged (loads read only the current step's submissions): the write must fail
     if any such submission exists, and is retried with it merged."""
     step = loaded.stored_step
-    if step is None or (
-        room.state is not None and room.room_step(room.rules.step(room.state)) == step
-    ):
+    if not _ends_its_step(room, loaded):
         return []
     merged = {sub.player for sub in loaded.consumed}
     return [(step, seat.name) for seat in room.seats if seat.name not in merged]
