@@ -193,8 +193,9 @@ def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(stack, phone
 
     In the vote, Bo casts burn on every villager, then changes to save and casts again
     (§3.2: changeable until the last vote is in); the counts shown on every phone are the
-    changed ballot's. The server deals: the witching hour and trial run their fixed length
-    (§2, §4), which no news line names (naming the coven's would tell who holds it)."""
+    changed ballot's. The witching hour and the trial always run their fixed length (§2,
+    §4): no news line names them (the coven's would tell who holds it); the trial's end
+    shows its points instead."""
     table = Table(phones, stack.http_url, seed=2)
     timers = TimersTable(table)
     open_room(table, timer_seconds=30)
