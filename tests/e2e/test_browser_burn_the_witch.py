@@ -155,18 +155,23 @@ class TimersTable:
         for page in self.pages.values():
             expect(page.locator("header .countdown")).to_have_text(re.compile(r"\d"))
 
-    def lines(self, name: str, text: str):
-        return self.pages[name].locator(".news li").filter(has_text=text)
+    def told(self, name: str, text: str) -> int:
+        """How many lines of `name`'s news (or of the story, once the game is over) read
+        `text`."""
+        return self.pages[name].locator(".news li, .story-round li").filter(has_text=text).count()
 
     def runs_out(self, step: str, player: str, kind: str) -> None:
         """Nobody taps: every phone shows the countdown, then, once it runs out, names the
-        step and whose time ran out in the news, in its own language."""
+        step and whose time ran out in the news, in its own language (in the story if the
+        engine's pick ended the game)."""
         self.countdown_everywhere()
-        before = {n: self.lines(n, ran_out_line(n, player, step)).count() for n in NAMES}
+        before = {n: self.told(n, ran_out_line(n, player, step)) for n in NAMES}
+        end = time.monotonic() + 60
         for name in NAMES:
-            expect(self.lines(name, ran_out_line(name, player, step))).to_have_count(
-                before[name] + 1, timeout=60_000
-            )
+            line = ran_out_line(name, player, step)
+            while self.told(name, line) <= before[name]:
+                assert time.monotonic() < end, f"{name}'s phone never told {line!r}"
+                time.sleep(0.2)
         self.ran_out.append(kind)
 
     def tap_until(
