@@ -80,8 +80,10 @@ def _end_witching_hour(turn: "Turn") -> None:
 
 
 def _choose_at_random(turn: "Turn") -> None:
-    """§6: a choice whose time ran out is made at random among the legal options."""
+    """§6: a choice whose time ran out is made at random among the legal options; every
+    phone is told whose time ran out, so the pick is not taken for the chooser's own."""
     for name in _chooser(turn.s):
+        turn.record(kind="timed_out", step=turn.s.phase, player=name)
         turn.act(STEPS[turn.s.phase].auto_move(turn, name), automatic=True)  # type: ignore[misc]
 
 

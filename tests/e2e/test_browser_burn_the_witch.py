@@ -6,13 +6,17 @@ brings them, the end with the story), the house behind press-and-hold, one reloa
 (same seat, same screen), and a contrast and label audit of every screen seen.
 Screenshots go to build/test-artifacts/btw-*.png."""
 
+import json
+import random
 import re
+import time
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.btw_ui_table import NAMES, Table, open_room
-from tests.support.local_stack_process import LocalStackProcess
+from tests.support.btw_ui_table import NAMES, SCREEN_JS, Table, choose, open_room
+from tests.support.local_stack_process import ROOT, LocalStackProcess
 from tests.support.ui_table import ARTIFACTS, CONTRAST_JS
 
 
@@ -34,6 +38,13 @@ def held_house(page: Page, shot: str = "") -> str:
     bar.dispatch_event("pointerup")
     expect(page.locator("#btw-sheet")).to_be_hidden()
     return text
+
+
+def dealt(house: str) -> str:
+    """The held house's dealt identities (counts and devout)."""
+    found = re.search(r"Innocents: \d+ \(devout among them: \d+\) · Witches: \d+", house)
+    assert found, house
+    return found.group(0)
 
 
 def test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps(stack, phones):
@@ -66,11 +77,8 @@ def test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps(stack, pho
     assert len(set(shapes.values())) == 1, shapes
     assert len(shapes["Ann"]) == 3, shapes  # the scene and its two buttons
     houses = {name: held_house(page, f"btw-house-{name}") for name, page in table.pages.items()}
-    for name, text in houses.items():
-        assert re.search(r"Innocents: \d+ \(devout among them: \d+\) · Witches: \d+", text), (
-            name,
-            text,
-        )
+    for text in houses.values():
+        dealt(text)
         assert re.search(r"Zealot|Sympathizer", text), text
 
     # Mid-game a phone reloads: same seat, same screen.
@@ -80,7 +88,8 @@ def test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps(stack, pho
     cy.reload()
     expect(cy.locator("main")).to_have_attribute("data-phase", phase, timeout=10_000)
     if phase != "game_over":
-        assert held_house(cy) == houses["Cy"]  # the same house, dealt the same
+        # The same house, dealt the same (the faction may have changed: bewitched, §2).
+        assert dealt(held_house(cy)) == dealt(houses["Cy"])
         expect(cy.locator(".house.mine h3")).to_contain_text("Cy")
 
     table.play(until=lambda: all(table.phase(n) == "game_over" for n in NAMES), timeout=600)
@@ -101,27 +110,216 @@ def test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps(stack, pho
     expect(ann.locator("#start")).to_contain_text("Play again")
 
 
-def test_with_timers_on_an_accusation_nobody_makes_runs_out_on_every_phone(stack, phones):
-    """§6: timers on (30 s, set on the create form); nobody taps. The witching hour ends by
-    itself, then the accuser's 30 s run out: the accuser burns a villager of their own, told
-    on every phone with the countdown of that choice."""
+#: The phones of the timers test, each in its own language (Ann and Bo in English: the
+#: lobby's checks in open_room read English).
+LANGUAGE_OF = {"Ann": "en", "Bo": "en", "Cy": "zh-Hant", "Di": "uk", "Eve": "th"}
+STRINGS = {
+    code: json.loads((ROOT / "frontend" / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
+    for code in set(LANGUAGE_OF.values())
+}
+
+
+def say(name: str, key: str, **params: object) -> str:
+    """A string as `name`'s phone shows it (frontend/js/i18n.js `t`)."""
+    text = STRINGS[LANGUAGE_OF[name]][key]
+    return re.sub(r"\{(\w+)\}", lambda found: str(params[found.group(1)]), text)
+
+
+def ran_out_line(name: str, player: str, step: str) -> str:
+    return say(name, "btw_story_timed_out", player=player, step=say(name, "btw_phase_" + step))
+
+
+class TimersTable:
+    """The timers test's five phones: nobody taps while a step's timer is let run out."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.pages = table.pages
+        #: The kinds of timer seen running out, each checked on every phone.
+        self.ran_out: list[str] = []
+
+    def screen(self, name: str) -> dict:
+        return self.pages[name].evaluate(SCREEN_JS)
+
+    def actor(self) -> str:
+        """The one phone this step waits for (the accuser, executioner or chooser)."""
+        acting = [n for n in NAMES if choose(self.screen(n), random.Random(0)) is not None]
+        assert len(acting) == 1, acting
+        return acting[0]
+
+    def all_in(self, phase: str, timeout: float = 15_000) -> None:
+        for page in self.pages.values():
+            expect(page.locator("main")).to_have_attribute("data-phase", phase, timeout=timeout)
+
+    def countdown_everywhere(self) -> None:
+        for page in self.pages.values():
+            expect(page.locator("header .countdown")).to_have_text(re.compile(r"\d"))
+
+    def told(self, name: str, text: str) -> int:
+        """How many lines of `name`'s news (or of the story, once the game is over) read
+        `text`."""
+        return self.pages[name].locator(".news li, .story-round li").filter(has_text=text).count()
+
+    def runs_out(self, step: str, player: str, kind: str) -> None:
+        """Nobody taps: every phone shows the countdown, then, once it runs out, names the
+        step and whose time ran out in the news, in its own language (in the story if the
+        engine's pick ended the game)."""
+        self.countdown_everywhere()
+        before = {n: self.told(n, ran_out_line(n, player, step)) for n in NAMES}
+        end = time.monotonic() + 60
+        for name in NAMES:
+            line = ran_out_line(name, player, step)
+            while self.told(name, line) <= before[name]:
+                assert time.monotonic() < end, f"{name}'s phone never told {line!r}"
+                time.sleep(0.2)
+        self.ran_out.append(kind)
+
+    def tap_until(
+        self, done: Callable[[], bool], hold: Callable[[str], bool], timeout: float
+    ) -> None:
+        """Every phone taps what its screen offers until `done`, but where `hold(name)`."""
+        end = time.monotonic() + timeout
+        while not done():
+            assert time.monotonic() < end, f"timed out; phases {self.table.phases}"
+            for name in NAMES:
+                if not hold(name):
+                    self.table.act(name)
+            time.sleep(0.05)
+
+
+def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(stack, phones):
+    """§6 with timers on at 30 s (the create form), five phones in four languages. Nobody taps
+    until each kind of timer has run out once: the witching hour, the accusation, the
+    accuser's villager to lose, a vote (one player never votes), an execution, and the first
+    Trial by Fire, hex choice and retribution the deal brings (the server deals at random:
+    a test cannot fix the deal, so these come or not). Each is checked on every phone:
+    the countdown shows, then the news names whose time ran out and the step, in the
+    phone's language, and the game goes on. Everything else is played by taps to the end.
+
+    In the vote, Bo casts burn on every villager, then changes to save and casts again
+    (§3.2: changeable until the last vote is in); the counts shown on every phone are the
+    changed ballot's. The witching hour and the trial always run their fixed length (§2,
+    §4): no news line names them (the coven's would tell who holds it); the trial's end
+    shows its points instead."""
     table = Table(phones, stack.http_url, seed=2)
+    timers = TimersTable(table)
     open_room(table, timer_seconds=30)
     ann = table.pages["Ann"]
     expect(table.pages["Bo"].locator("main")).to_contain_text(
         "Timers on accuse, vote and execute: 30 s"
     )
+    for name, code in LANGUAGE_OF.items():
+        if code != "en":
+            table.pages[name].select_option("#language", code)
     ann.locator("#start").click()
+
+    # The witching hour: its countdown on the scene and in the strip; it ends by itself.
+    timers.all_in("witching_hour")
     for page in table.pages.values():
-        expect(page.locator("main")).to_have_attribute("data-phase", "accuse", timeout=45_000)
-    expect(ann.locator("header .countdown")).to_contain_text(re.compile(r"[1-3]?\d s"))
-    for page in table.pages.values():
-        expect(page.locator("main")).to_have_attribute(
-            "data-phase", "choose_villager", timeout=45_000
+        expect(page.locator(".btw-clock")).to_have_text(re.compile(r"\d"))
+    timers.countdown_everywhere()
+    timers.all_in("accuse", timeout=45_000)
+    timers.ran_out.append("witching_hour")
+
+    # The accusation runs out: the accuser loses a villager of their own, chosen by them;
+    # that choice runs out too, and the engine picks.
+    accuser = timers.actor()
+    timers.runs_out("accuse", accuser, "accuse")
+    timers.all_in("choose_villager")
+    assert timers.actor() == accuser
+    timers.runs_out("choose_villager", accuser, "choose_villager")
+
+    def to_let_run_out(name: str) -> bool:
+        """Whether `name`'s phone shows a step whose timer this test has not yet let run out
+        (the phone taps nothing there)."""
+        phase = table.phase(name)
+        if phase == "choose_villager":  # a hex's choice: "☠️"; a penalty's or trial's: "🔥"
+            hexed = table.pages[name].locator("main h1").inner_text().startswith("☠️")
+            return hexed and "hex" not in timers.ran_out
+        return phase in ("trial", "vote", "execute", "retribution") and phase not in timers.ran_out
+
+    def over() -> bool:
+        return all(table.phase(n) == "game_over" for n in NAMES)
+
+    def every_phone_waits() -> bool:
+        return over() or all(to_let_run_out(n) for n in NAMES)
+
+    end = time.monotonic() + 600
+    while not over():
+        assert time.monotonic() < end, f"timed out; ran out {timers.ran_out}"
+        timers.tap_until(every_phone_waits, to_let_run_out, timeout=end - time.monotonic())
+        if over():
+            break
+        phase = table.phase("Ann")
+        if phase == "trial":
+            trial_runs_out(timers)
+        elif phase == "vote":
+            vote_changed_then_runs_out(timers)
+        elif phase in ("execute", "retribution"):
+            timers.runs_out(phase, timers.actor(), phase)
+        else:
+            timers.runs_out("choose_villager", timers.actor(), "hex")
+
+    for name in NAMES:
+        expect(table.pages[name].locator("main h1")).to_have_text(re.compile(r"\S"))
+    assert {"witching_hour", "accuse", "choose_villager", "vote", "execute"} <= set(
+        timers.ran_out
+    ), timers.ran_out
+    print("timers run out:", timers.ran_out)
+
+
+def trial_runs_out(timers: TimersTable) -> None:
+    """§4: nobody points; the sand runs out (2 minutes, by the book, timers or not) and every
+    phone's news tells the trial: nobody pointed, and who burns one of their own."""
+    for page in timers.pages.values():
+        expect(page.locator(".trial-clock .btw-clock")).to_have_text(re.compile(r"\d"))
+    timers.countdown_everywhere()
+    for name in NAMES:
+        nobody = say(name, "btw_story_trial", points=say(name, "btw_nobody_pointed"), chosen="\0")
+        told = re.compile(".+".join(re.escape(part) for part in nobody.split("\0")))
+        expect(timers.pages[name].locator(".news")).to_contain_text(told, timeout=150_000)
+    timers.ran_out.append("trial")
+
+
+def vote_changed_then_runs_out(timers: TimersTable) -> None:
+    """Bo burns, casts, changes to save and casts again; every other voter but one saves;
+    the last never votes and runs out of time. Every phone shows the counts of the changed
+    ballot (no burn), never the first (§3.2)."""
+    pages = timers.pages
+    voters = [n for n in NAMES if pages[n].locator(".ballot-row").count()]
+    changer = "Bo" if "Bo" in voters else voters[0]
+    silent = next(n for n in reversed(voters) if n != changer)
+    timers.countdown_everywhere()
+    bo = pages[changer]
+    rows = bo.locator(".ballot-row").count()
+    for choice, burn, save in (("burn", rows, 0), ("save", 0, rows)):
+        for row in range(rows):
+            button = bo.locator(".ballot-row").nth(row).locator(f"button.{choice}")
+            button.click()
+            expect(button).to_have_attribute("aria-pressed", "true")
+        bo.locator("#btw-cast").click()
+        expect(bo.locator(".ballot [role=status]")).to_contain_text(
+            say(changer, "btw_your_vote", burn=burn, save=save)
         )
-        expect(page.locator("main h1")).to_contain_text("Out of time")
-        expect(page.locator(".news")).to_contain_text(re.compile(r"ran out of time \(Accuse\)"))
-        expect(page.locator("header .countdown")).to_be_visible()
+    saved = 0
+    for name in voters:
+        if name == silent:
+            continue
+        page = pages[name]
+        count = page.locator(".ballot-row").count()
+        saved += count
+        if name == changer:
+            continue
+        for row in range(count):
+            page.locator(".ballot-row").nth(row).locator("button.save").click()
+        page.locator("#btw-cast").click()
+        expect(page.locator(".ballot [role=status]")).to_be_visible()
+    timers.runs_out("vote", silent, "vote")
+    for name in NAMES:
+        counts = say(
+            name, "btw_story_vote", burn=0, save=saved, outcome=say(name, "btw_outcome_save")
+        )
+        expect(pages[name].locator(".news")).to_contain_text(counts)
 
 
 def test_the_host_switches_the_rooms_game_in_the_lobby(stack, phones):

@@ -120,6 +120,17 @@ def test_s6_every_other_choice_has_a_limit_with_timers_off_too():
     assert state.deadline == 1001 + tables.TRIAL_SECONDS + tables.CHOICE_SECONDS
 
 
+def test_s6_a_choice_not_made_in_time_is_told_then_made_at_random():
+    state = timed()
+    state = time_out(time_out(state))  # the accusation, then Ann's villager to lose
+    timed_out = [e for e in state.history if e["kind"] == "timed_out"]
+    assert timed_out == [
+        {"kind": "timed_out", "step": "accuse", "player": "Ann"},
+        {"kind": "timed_out", "step": "choose_villager", "player": "Ann"},
+    ]
+    assert state.history[state.history.index(timed_out[1]) + 1]["kind"] == "burn"
+
+
 # -- Away -------------------------------------------------------------------------------------
 def test_s6_only_the_host_marks_a_player_away_once():
     state = started(deal())
