@@ -75,7 +75,9 @@ def test_one_human_plays_burn_the_witch_with_bots_through_taps_without_english(
     option.locator("input").check()
     expect(page.locator("#btw-timers")).to_be_visible()  # Burn the Witch's own settings
     names = {HUMAN}  # no room yet
-    read("home", page.evaluate(SEEN_TEXT_JS), in_game=False)  # the site's name is its title
+    # The site's name is its heading, and the tab's name (the browser shows it, a screen
+    # reader reads it).
+    read("home", f"{page.evaluate(SEEN_TEXT_JS)}\n{page.title()}", in_game=False)
     page.locator("main button.big").last.click()  # the create form's button
     expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)  # the four bots sat
     code = page.locator("p.code").inner_text().strip()
