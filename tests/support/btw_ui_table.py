@@ -61,19 +61,27 @@ def choose(screen: dict, rng: random.Random) -> int | None:
 
 
 class Table:
-    def __init__(self, open_phone: Callable[[str], Page], base_url: str, seed: int) -> None:
-        """open_phone(locale): a new phone-sized touch page (tests/conftest.py `phones`)."""
+    def __init__(
+        self,
+        open_phone: Callable[[str], Page],
+        base_url: str,
+        seed: int,
+        names: list[str] = NAMES,
+        language: str = "en",
+    ) -> None:
+        """open_phone(locale): a new phone-sized touch page (tests/conftest.py `phones`); one
+        per name, in `language` (a table of one among the local stack's bots: one name)."""
         self.base_url = base_url
         self.rng = random.Random(seed)
         self.pages: dict[str, Page] = {}
-        for name in NAMES:
-            self.pages[name] = open_phone(LOCALES["en"])
+        for name in names:
+            self.pages[name] = open_phone(LOCALES[language])
         self.acted: dict[str, tuple] = {}
         self.seen: set[str] = set()
         #: Called with (name, page, screen) the first time any phone shows a step, acting in
         #: it or not (screen["shown"]: "<phase>" or "<phase>-your-turn").
         self.on_new_screen: Callable[[str, Page, dict], None] | None = None
-        self.phases: dict[str, list[str]] = {name: [] for name in NAMES}
+        self.phases: dict[str, list[str]] = {name: [] for name in names}
 
     def phase(self, name: str) -> str:
         return self.pages[name].locator("main").get_attribute("data-phase") or ""
@@ -113,7 +121,7 @@ class Table:
         end = time.monotonic() + timeout
         while not until():
             assert time.monotonic() < end, f"timed out; phases {self.phases}"
-            for name in NAMES:
+            for name in self.pages:
                 self.act(name)
             time.sleep(0.05)
 
