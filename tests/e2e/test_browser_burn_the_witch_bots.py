@@ -117,6 +117,7 @@ def test_one_human_plays_burn_the_witch_with_bots_through_taps_without_english(
     winners = [say["btw_winner_zealots"], say["btw_winner_sympathizers"]]
     expect(page.locator("main h1")).to_contain_text(re.compile("|".join(map(re.escape, winners))))
     expect(page.locator(".story-round").first).to_be_visible()
+    expect(page).to_have_title(say["btw_game"])  # the tab names the room's game
     inspect()
     read("game_over-final", page.evaluate(SEEN_TEXT_JS))
     # Back in the lobby: the same game, and Start offers to play again.

@@ -94,10 +94,14 @@ def test_save_of_a_room_never_created_fails(adapters):
 def test_put_submission_is_conditional_on_n(adapters):
     store = adapters.store
     store.create(a_room())
-    assert store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
-    assert not store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0), "a double tap"
-    assert store.put_submission(CODE, a_submission("Bo", n=2, moves=2), expected_n=1)
-    assert not store.put_submission(CODE, a_submission("Bo", n=3), expected_n=1)
+    assert store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0, room_version=1)
+    assert not store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0, room_version=1), (
+        "a double tap"
+    )
+    assert store.put_submission(
+        CODE, a_submission("Bo", n=2, moves=2), expected_n=1, room_version=1
+    )
+    assert not store.put_submission(CODE, a_submission("Bo", n=3), expected_n=1, room_version=1)
     (stored,) = store.submissions(CODE, STEP)
     assert stored == a_submission("Bo", n=2, moves=2)
     assert store.submissions(CODE, STEP + 1) == [], "a step reads its own submissions only"
@@ -106,8 +110,8 @@ def test_put_submission_is_conditional_on_n(adapters):
 def test_submissions_are_per_seat(adapters):
     store = adapters.store
     store.create(a_room())
-    assert store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
-    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0)
+    assert store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0, room_version=1)
+    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0, room_version=1)
     assert sorted(sub.player for sub in store.submissions(CODE, STEP)) == ["Bo", "Cy"]
 
 
@@ -115,41 +119,37 @@ def test_put_submission_returns_every_seats_moves_as_of_the_write(adapters):
     """The mover decides from what its write returns whether the step is complete."""
     store = adapters.store
     store.create(a_room())
-    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0) == [
+    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0, room_version=1) == [
         a_submission("Cy", n=1)
     ]
-    assert store.put_submission(CODE, a_submission("Bo", n=1, moves=2), expected_n=0) == [
+    assert store.put_submission(
+        CODE, a_submission("Bo", n=1, moves=2), expected_n=0, room_version=1
+    ) == [
         a_submission("Bo", n=1, moves=2),
         a_submission("Cy", n=1),
     ]
 
 
-def test_a_step_a_write_ended_takes_no_more_moves(adapters):
-    """A move written after the write that ended its step would never be merged (loads read
-    the current step only): the ending write closes the step, and the move is refused."""
+def test_a_move_made_on_a_room_written_since_is_refused(adapters):
+    """A write loaded at a step records its version on that step's item; a move made on
+    the room as it was before is refused (merged into that room it would decide on moves
+    the write consumed, or be left under a step the write ended)."""
     store = adapters.store
     store.create(a_room())
-    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0, room_version=1)
     consumed = store.submissions(CODE, STEP)
-    assert store.save(a_room(version=2), 1, consumed=consumed, absent=[(STEP, "Cy")], ended=STEP)
-    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0) is None
-    assert store.put_submission(CODE, a_submission("Bo", n=2), expected_n=1) is None
+    assert store.save(a_room(version=2), 1, consumed=consumed, absent=[(STEP, "Cy")], step=STEP)
+    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0, room_version=1) is None
     assert store.submissions(CODE, STEP) == []
-    # A step nobody moved in is closed too (a timer ended it).
-    assert store.save(a_room(version=3), 2, absent=[(STEP + 1, "Bo")], ended=STEP + 1)
-    assert store.put_submission(CODE, a_submission("Bo", n=1).model_copy(update={"step": STEP + 1}),
-                                expected_n=0) is None  # fmt: skip
-    assert store.load(CODE).version == 3
-
-
-def test_a_write_that_leaves_the_step_does_not_close_it(adapters):
-    store = adapters.store
-    store.create(a_room())
-    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
-    assert store.save(a_room(version=2), 1, consumed=store.submissions(CODE, STEP))
-    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0) == [
+    assert store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0, room_version=2) == [
         a_submission("Cy", n=1)
-    ]
+    ], "made on the room as written: taken"
+    # A step nobody moved in records the write too (a timer's write, say).
+    later = a_submission("Bo", n=1).model_copy(update={"step": STEP + 1})
+    assert store.save(a_room(version=3), 2, step=STEP + 1)
+    assert store.put_submission(CODE, later, expected_n=0, room_version=2) is None
+    assert store.put_submission(CODE, later, expected_n=0, room_version=3) == [later]
+    assert store.load(CODE).version == 3
 
 
 def a_started_room() -> Room:
@@ -174,10 +174,10 @@ def test_read_returns_the_room_with_its_current_steps_moves_only(adapters):
     older = Submission(
         player="Bo", step=step - 1, actions=[{"t": 1.0, "action": {"type": "x"}}], n=1
     )
-    assert store.put_submission(CODE, older, expected_n=0)
+    assert store.put_submission(CODE, older, expected_n=0, room_version=1)
     assert store.read(CODE) == (room, []), "an older step's moves are not the room's"
     mine = Submission(player="Cy", step=step, actions=[{"t": 2.0, "action": {"type": "x"}}], n=1)
-    assert store.put_submission(CODE, mine, expected_n=0)
+    assert store.put_submission(CODE, mine, expected_n=0, room_version=1)
     assert store.read(CODE) == (room, [mine])
     lobby_room = a_room()
     lobby_room.code = "LOBBYONE"
@@ -189,8 +189,8 @@ def test_read_returns_the_room_with_its_current_steps_moves_only(adapters):
 def two_pending_moves(store: RoomStore) -> list[Submission]:
     """A room with Bo's and Cy's moves pending in STEP: the submissions, as a load reads them."""
     store.create(a_room())
-    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
-    store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0)
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0, room_version=1)
+    store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0, room_version=1)
     return store.submissions(CODE, STEP)
 
 
@@ -207,9 +207,11 @@ def test_save_keeps_a_seats_move_it_did_not_consume(adapters):
     is not one of them and must survive the write (the next load merges it)."""
     store = adapters.store
     store.create(a_room())
-    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0, room_version=1)
     consumed = store.submissions(CODE, STEP)
-    store.put_submission(CODE, a_submission("Cy", n=1), expected_n=0)  # after the load
+    store.put_submission(
+        CODE, a_submission("Cy", n=1), expected_n=0, room_version=1
+    )  # after the load
     assert store.save(a_room(version=2), 1, consumed=consumed)
     assert store.submissions(CODE, STEP) == [a_submission("Cy", n=1)]
 
@@ -217,7 +219,9 @@ def test_save_keeps_a_seats_move_it_did_not_consume(adapters):
 def test_save_fails_whole_if_a_consumed_submission_changed(adapters):
     store = adapters.store
     consumed = two_pending_moves(store)
-    store.put_submission(CODE, a_submission("Cy", n=2, moves=2), expected_n=1)  # meanwhile
+    store.put_submission(
+        CODE, a_submission("Cy", n=2, moves=2), expected_n=1, room_version=1
+    )  # meanwhile
     assert not store.save(a_room(version=2, host="Bo"), 1, consumed=consumed)
     assert store.load(CODE).version == 1 and store.load(CODE).host == "Ann"
     assert {sub.player: sub.n for sub in store.submissions(CODE, STEP)} == {"Bo": 1, "Cy": 2}
@@ -226,7 +230,7 @@ def test_save_fails_whole_if_a_consumed_submission_changed(adapters):
 def test_save_fails_whole_if_an_absent_submission_exists(adapters):
     store = adapters.store
     store.create(a_room())
-    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0)
+    store.put_submission(CODE, a_submission("Bo", n=1), expected_n=0, room_version=1)
     assert not store.save(a_room(version=2, host="Bo"), 1, absent=[(STEP, "Bo")])
     assert store.load(CODE).version == 1 and store.load(CODE).host == "Ann"
     assert store.save(a_room(version=2, host="Bo"), 1, absent=[(STEP, "Cy"), (STEP + 1, "Bo")])

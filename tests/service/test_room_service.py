@@ -373,7 +373,7 @@ def test_a_move_submitted_while_another_seat_ends_the_step_is_never_lost():
 
 def test_a_move_written_just_after_another_seat_ended_the_step_is_refused_not_left_behind():
     """The other order: the host loads the proposal step, the Chief's proposal ends it (and
-    closes the step's item), and only then is the host's Away mark written under the old
+    records its version on the step's item), and only then is the host's Away mark written under the old
     step. The write is refused; loaded again, the mark was made on a step that is over: it
     is refused (stale_move), never left behind and never played on the new step (issue 18:
     moves belong to a step)."""
@@ -386,12 +386,12 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_refused_not_le
     proposal = ([chief] + [n for n in humans if n != chief])[:size]  # frogs cannot go
     original_put, proposed = h.store.put_submission, []
 
-    def put_after_the_step_ended(code, submission, expected_n):
+    def put_after_the_step_ended(code, submission, expected_n, room_version):
         if not proposed:
             proposed.append(True)
             h.send(chief, action="propose", members=proposal)
             assert h.error(chief) is None, h.error(chief)
-        return original_put(code, submission, expected_n)
+        return original_put(code, submission, expected_n, room_version)
 
     h.store.put_submission = put_after_the_step_ended
     h.send("Ann", action="mark_away", target=target)
@@ -400,6 +400,40 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_refused_not_le
     assert proposed and not room.state.cat(target).away, "taken on a step it was not made on"
     assert h.error("Ann")["code"] == "stale_move"
     assert all(step == room.state.step for _, step, _ in h.store._subs), "a move left behind"
+
+
+def test_the_last_move_completes_its_step_though_a_write_took_the_others_moves_meanwhile():
+    """Issue 16: the mover decides from what its own write returns. Di reads the room with
+    two moves pending (Ann's, Bo's); before Di's move is written, Cy moves and a reconnected
+    phone takes Bo's seat, a room write that merges the three moves into the room: the
+    step's item no longer holds them. Merged into the room Di read, Di's move would look
+    like the only one and the step would wait forever; the write is refused instead (the
+    room was written since Di read it), and made again on the room as written, it ends the
+    step."""
+    names = ["Ann", "Bo", "Cy", "Di"]
+    h = started(names)
+    step = h.room().state.step
+    for name in ("Ann", "Bo"):
+        h.send(name, action="ready")
+    original_put, meanwhile = h.store.put_submission, []
+
+    def put_after_others_wrote(code, submission, expected_n, room_version):
+        if submission.player == "Di" and not meanwhile:
+            meanwhile.append(True)
+            h.send("Cy", action="ready")
+            h.service.connect("bo-new", h.code, h.tokens["Bo"])
+            h.send("bo-new", action="ping")  # takes Bo's seat: a room write
+            assert h.room().seat("Bo").connection == "bo-new"
+            assert h.store.submissions(code, submission.step) == [], "the write took them"
+        return original_put(code, submission, expected_n, room_version)
+
+    h.store.put_submission = put_after_others_wrote
+    h.send("Di", action="ready")
+    h.store.put_submission = original_put
+    assert meanwhile and h.error("Di") is None
+    stored = h.store.load(h.code)  # as written: a load would merge the pending moves
+    assert stored.state.step > step, "the step waits for a move that was made"
+    assert h.pusher.last("Ann")["view"]["step"] > step, "every phone is told the new step"
 
 
 def test_a_flooding_connection_is_rate_limited_alone_with_a_clear_error():

@@ -26,8 +26,9 @@ STEP_COUNTDOWN = 999_999_999
 #: Pending moves outlive their step by at most this long (TTL), if never consumed.
 SUBMISSION_TTL_SECONDS = 24 * 3600
 MOVES_PREFIX = "m#"
-#: Set on a step's item by the write that ends the step: no move is taken there after it.
-ENDED = "ended"
+#: On a step's item: the version of the latest room write loaded at that step. A move
+#: made on an older room is refused (it would be merged into a room that changed).
+WRITTEN_AT = "g"
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
 CONNECTION_TTL_SECONDS = 3 * 3600
 
@@ -92,13 +93,13 @@ class DynamoRoomStore(RoomStore):
         return room, _moves_of(items[1])
 
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
-             absent: list[tuple[int, str]] = (), ended: int | None = None) -> bool:  # fmt: skip
-        """A conditional put; with consumed or absent submissions or an ended step, one
-        transaction that also removes the consumed seats' moves from their step's item if
-        each is unchanged and no absent one was written meanwhile (so no move is lost,
-        orphaned or applied twice), and closes the ended step's item. A step's pending
-        moves share one item (``_step_key``): the transaction writes two items, not one per
-        seat (issue 16: each item of a transaction is billed twice)."""
+             absent: list[tuple[int, str]] = (), step: int | None = None) -> bool:  # fmt: skip
+        """A conditional put; in a game, one transaction that also updates the loaded step's
+        item: it removes the consumed seats' moves if each is unchanged and no absent one
+        was written meanwhile (so no move is lost, orphaned or applied twice), and records
+        this write's version there (``put_submission``). A step's pending moves share one
+        item (``_step_key``): the transaction writes two items, not one per seat (issue 16:
+        each item of a transaction is billed twice)."""
         db = self._db
         self.writes += 1
         put = {
@@ -106,14 +107,13 @@ class DynamoRoomStore(RoomStore):
             "ConditionExpression": "version = :expected",
             "ExpressionAttributeValues": {":expected": {"N": str(expected_version)}},
         }  # fmt: skip
-        steps = sorted({sub.step for sub in consumed} | {step for step, _ in absent}
-                       | ({ended} if ended is not None else set()))  # fmt: skip
+        steps = sorted({sub.step for sub in consumed} | {at for at, _ in absent}
+                       | ({step} if step is not None else set()))  # fmt: skip
         try:
             if not steps:
                 db.put_item(**put)
                 return True
-            guards = [self._step_guard(room, step, consumed, absent, step == ended)
-                      for step in steps]  # fmt: skip
+            guards = [self._step_guard(room, at, consumed, absent) for at in steps]
             db.transact_write_items(TransactItems=[{"Put": put}, *guards])
             return True
         except (db.exceptions.ConditionalCheckFailedException,
@@ -122,17 +122,19 @@ class DynamoRoomStore(RoomStore):
             return False
 
     def _step_guard(self, room: Room, step: int, consumed: list[Submission],
-                    absent: list[tuple[int, str]], ends: bool) -> dict[str, Any]:  # fmt: skip
-        """The transaction's item for one step: remove the consumed seats' moves if each
-        one's count is as read and no absent seat has one, and if the write ends the step,
-        mark its item ``ended`` (a seat's move written later is refused: it would never be
-        merged). Only the
-        consumed seats' attributes go: a seat's first move written after the load is in no
-        condition when the write leaves the step as it is (a reconnected phone taking its
-        seat), and the next load merges it; deleting the whole item lost it. The emptied
-        item goes with its TTL."""
-        names: dict[str, str] = {}
-        values: dict[str, Any] = {}
+                    absent: list[tuple[int, str]]) -> dict[str, Any]:  # fmt: skip
+        """The transaction's update of one step's item: remove the consumed seats' moves if
+        each one's count is as read and no absent seat has one, and record the room's new
+        version (a seat's move made on the room as it was is refused from now on: merged
+        into that room, it would decide on moves that are no longer pending). Only the
+        consumed seats' attributes go: a seat's move written after the load stays for the
+        next load (deleting the whole item lost it). The item may not exist yet (nobody
+        moved); it expires with the room at the latest, and an emptied one with its TTL."""
+        names: dict[str, str] = {"#g": WRITTEN_AT}
+        values: dict[str, Any] = {
+            ":g": {"N": str(room.version)},
+            ":expires_at": {"N": str(room.expires_at)},
+        }
         terms = []
         removed = []
         for i, sub in enumerate(s for s in consumed if s.step == step):
@@ -144,23 +146,14 @@ class DynamoRoomStore(RoomStore):
         for i, seat in enumerate(seat for at, seat in absent if at == step):
             names[f"#a{i}"] = _count_name(seat)
             terms.append(f"attribute_not_exists(#a{i})")
-        update = []
-        if ends:  # the item may not exist yet (no move made): it expires with the room
-            names["#ended"] = ENDED
-            values[":ended"] = {"BOOL": True}
-            values[":expires_at"] = {"N": str(room.expires_at)}
-            update.append(
-                "SET #ended = :ended, expires_at = if_not_exists(expires_at, :expires_at)"
-            )
+        update = "SET #g = :g, expires_at = if_not_exists(expires_at, :expires_at)"
         if removed:
-            update.append("REMOVE " + ", ".join(removed))
-        guard = {"TableName": self.table, "Key": _step_key(room.code, step),
-                 **({"ConditionExpression": " AND ".join(terms)} if terms else {}),
-                 **({"ExpressionAttributeNames": names} if names else {}),
-                 **({"ExpressionAttributeValues": values} if values else {})}  # fmt: skip
-        # Never empty: a step is here for its consumed moves, or because the write ends it
-        # (absent seats are checked only then).
-        return {"Update": {**guard, "UpdateExpression": " ".join(update)}}
+            update += " REMOVE " + ", ".join(removed)
+        return {"Update": {
+            "TableName": self.table, "Key": _step_key(room.code, step), "UpdateExpression": update,
+            **({"ConditionExpression": " AND ".join(terms)} if terms else {}),
+            "ExpressionAttributeNames": names, "ExpressionAttributeValues": values,
+        }}  # fmt: skip
 
     def submissions(self, code: str, step: int) -> list[Submission]:
         self.reads += 1
@@ -172,8 +165,8 @@ class DynamoRoomStore(RoomStore):
         )["Items"]  # fmt: skip
         return _moves_of(items[0]) if items else []
 
-    def put_submission(self, code: str, submission: Submission,
-                       expected_n: int) -> list[Submission] | None:  # fmt: skip
+    def put_submission(self, code: str, submission: Submission, expected_n: int,
+                       room_version: int) -> list[Submission] | None:  # fmt: skip
         """One seat's moves into its own attributes of the step's item: other seats write
         other attributes of it, so twelve at once do not conflict. The item as written
         (ALL_NEW) holds every seat's moves: the mover decides from it whether the step is
@@ -185,16 +178,17 @@ class DynamoRoomStore(RoomStore):
             ":n": {"N": str(submission.n)},
             ":moves": {"S": stored_submission(submission)},
             ":expires_at": {"N": str(int(submission.actions[-1]["t"]) + SUBMISSION_TTL_SECONDS)},
+            ":room_version": {"N": str(room_version)},
             **({":expected": {"N": str(expected_n)}} if expected_n else {}),
         }
         try:
             item = db.update_item(
                 TableName=self.table, Key=_step_key(code, submission.step),
                 UpdateExpression="SET #n = :n, #moves = :moves, expires_at = :expires_at",
-                ConditionExpression=f"{condition} AND attribute_not_exists(#ended)",
+                ConditionExpression=f"{condition} AND (attribute_not_exists(#g) OR #g <= :room_version)",
                 ExpressionAttributeNames={"#n": _count_name(submission.player),
                                           "#moves": _moves_name(submission.player),
-                                          "#ended": ENDED},
+                                          "#g": WRITTEN_AT},
                 ExpressionAttributeValues=values, ReturnValues="ALL_NEW",
             )["Attributes"]  # fmt: skip
         except db.exceptions.ConditionalCheckFailedException:

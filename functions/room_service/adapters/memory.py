@@ -13,8 +13,8 @@ class MemoryRoomStore(RoomStore):
     def __init__(self) -> None:
         self._rooms: dict[str, str] = {}
         self._subs: dict[tuple[str, int, str], str] = {}
-        #: (code, step) of the steps a write ended: no submission is taken there any more.
-        self._ended: set[tuple[str, int]] = set()
+        #: (code, step) → the version of the latest room write loaded at that step.
+        self._written_at: dict[tuple[str, int], int] = {}
         self._lock = threading.Lock()
         self.writes = 0
         self.conflicts = 0
@@ -42,7 +42,7 @@ class MemoryRoomStore(RoomStore):
             return room, self._step(code, room.stored_step)
 
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
-             absent: list[tuple[int, str]] = (), ended: int | None = None) -> bool:  # fmt: skip
+             absent: list[tuple[int, str]] = (), step: int | None = None) -> bool:  # fmt: skip
         with self._lock:
             data = self._rooms.get(room.code)
             self.writes += 1
@@ -55,8 +55,8 @@ class MemoryRoomStore(RoomStore):
             self._rooms[room.code] = room.model_dump_json()
             for sub in consumed:
                 del self._subs[(room.code, sub.step, sub.player)]
-            if ended is not None:
-                self._ended.add((room.code, ended))
+            if step is not None:
+                self._written_at[(room.code, step)] = room.version
             return True
 
     def _n(self, code: str, sub: Submission) -> int:
@@ -71,12 +71,12 @@ class MemoryRoomStore(RoomStore):
         found = sorted((p, v) for (c, s, p), v in self._subs.items() if c == code and s == step)
         return [Submission.model_validate_json(v) for _, v in found]
 
-    def put_submission(self, code: str, submission: Submission,
-                       expected_n: int) -> list[Submission] | None:  # fmt: skip
+    def put_submission(self, code: str, submission: Submission, expected_n: int,
+                       room_version: int) -> list[Submission] | None:  # fmt: skip
         with self._lock:
             self.writes += 1
-            ended = (code, submission.step) in self._ended
-            if ended or self._n(code, submission) != expected_n:
+            newer = self._written_at.get((code, submission.step), 0) > room_version
+            if newer or self._n(code, submission) != expected_n:
                 self.conflicts += 1
                 return None
             key = (code, submission.step, submission.player)

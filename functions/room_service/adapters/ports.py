@@ -28,21 +28,23 @@ class RoomStore(ABC):
 
     @abstractmethod
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
-             absent: list[tuple[int, str]] = (), ended: int | None = None) -> bool:  # fmt: skip
+             absent: list[tuple[int, str]] = (), step: int | None = None) -> bool:  # fmt: skip
         """Write ``room`` if the stored version is still ``expected_version``, remove the
         ``consumed`` submissions if each is unchanged, and check that no submission exists
-        for each (step, seat) in ``absent``: all or nothing; False if not. ``ended``: the
-        step this write ends, closed to later submissions (``put_submission``)."""
+        for each (step, seat) in ``absent``: all or nothing; False if not. ``step``: the
+        step the room was loaded at, whose item records this write's version: a move made
+        on the room as it was before is then refused (``put_submission``)."""
 
     @abstractmethod
     def submissions(self, code: str, step: int) -> list[Submission]:
         """The pending submissions of one step."""
 
     @abstractmethod
-    def put_submission(self, code: str, submission: Submission,
-                       expected_n: int) -> list[Submission] | None:  # fmt: skip
+    def put_submission(self, code: str, submission: Submission, expected_n: int,
+                       room_version: int) -> list[Submission] | None:  # fmt: skip
         """Write one seat's submission if its stored ``n`` is still ``expected_n`` (0: new)
-        and its step was not ended (``save``'s ``ended``): every seat's submission of the
+        and no room write newer than ``room_version`` (the room the move was made on) has
+        recorded itself on the step (``save``'s ``step``): every seat's submission of the
         step as of this write (this one included), or None if refused."""
 
 

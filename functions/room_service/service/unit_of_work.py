@@ -6,7 +6,8 @@ nothing: delivery pushes the Commit afterwards (write first, then push).
 A move that leaves its step as it is takes the conflict-free path: it is written into the
 seat's own attributes of its step's item, a write that returns every seat's moves of the
 step; the room item is written only by the move that completes the step (or another
-change), and that write closes the step's item to later moves.
+change), and that write records its version on the step's item, so a move made on the
+room as it was before is refused and made again on the room as written.
 """
 
 import time
@@ -121,8 +122,7 @@ class UnitOfWork:
                 if room.seats:  # an empty room keeps its expiry: TTL removes it
                     room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
                 unmerged = _unmerged(room, loaded)
-                ended = loaded.stored_step if _ends_its_step(room, loaded) else None
-                if self.store.save(room, expected, loaded.consumed, unmerged, ended):
+                if self.store.save(room, expected, loaded.consumed, unmerged, loaded.stored_step):
                     change.push_views = change.push_views or loaded.advanced
                     # A write that stores a step other seats' moves ended: nobody has it yet.
                     return Commit(room, change, self.stamp(), None if loaded.advanced else before)
@@ -168,7 +168,7 @@ class UnitOfWork:
     def _submit(self, room: Room, loaded: Loaded, move: PendingMove) -> list[Submission] | None:
         """Write one seat's move into its own attributes of the step's item (no other seat
         writes them): every seat's moves of the step as of that write, or None if refused
-        (the seat wrote meanwhile, or the step was ended: load again)."""
+        (the seat wrote meanwhile, or the room was written since it was read: load again)."""
         mine = next((s for s in loaded.consumed if s.player == move.player), None)
         actions = list(mine.actions) if mine else []
         if move.action["type"] in room.rules.replacing_moves:  # only the final choice counts
@@ -183,21 +183,16 @@ class UnitOfWork:
         expected_n = mine.n if mine else 0
         sub = Submission(player=move.player, step=loaded.stored_step, actions=actions,
                          n=expected_n + 1)  # fmt: skip
-        return self.store.put_submission(room.code, sub, expected_n)
-
-
-def _ends_its_step(room: Room, loaded: Loaded) -> bool:
-    """Whether the write leaves the loaded step (the room is at another step, or in the
-    lobby): that step's item is then closed to later moves."""
-    return loaded.stored_step is not None and room.stored_step != loaded.stored_step
+        return self.store.put_submission(room.code, sub, expected_n, room.version)
 
 
 def _unmerged(room: Room, loaded: Loaded) -> list[tuple[int, str]]:
-    """When this write ends the loaded step, a seat's move submitted after the load would
-    never be merged (loads read only the current step's submissions): the write must fail
-    if any such submission exists, and is retried with it merged."""
-    step = loaded.stored_step
-    if not _ends_its_step(room, loaded):
+    """Every seat whose move the load did not merge: the write fails if any such seat has
+    written a move since, and is retried with it merged. Else a move could be left
+    unplayed: under a step the write ended (no load reads it again), or in a step whose
+    end this write and that move each made possible, neither seeing the other (an Away
+    mark written as the last awaited move is)."""
+    if loaded.stored_step is None:
         return []
     merged = {sub.player for sub in loaded.consumed}
-    return [(step, seat.name) for seat in room.seats if seat.name not in merged]
+    return [(loaded.stored_step, seat.name) for seat in room.seats if seat.name not in merged]
