@@ -38,33 +38,46 @@ def in_every_language(phone, name: str) -> None:
     page.wait_for_function("() => document.documentElement.lang === 'en'")
 
 
+#: A step only some deals bring (a retribution): games are played, each with a new deal,
+#: until one has shown it, at most this many.
+BTW_RARE_STEP = "retribution"
+BTW_GAMES_AT_MOST = 6
+
+
 def burn_the_witch_screens(browser, base_url: str) -> list[tuple[str, str]]:
-    """A game of Burn the Witch through the UI: the host's lobby, then every step the first
-    time a phone shows it, then the end, each in every language."""
+    """Games of Burn the Witch through the UI: the host's lobby, then every step the first
+    time a phone shows it, then the end, each in every language; more games (new deals)
+    until a retribution has been shown too (BTW_RARE_STEP)."""
     saved: list[tuple[str, str]] = [("btw-00-lobby", "the lobby, on the host's phone")]
-    table = btw_ui_table.Table(
-        lambda locale: browser.new_context(
-            viewport=PHONE, has_touch=True, locale=locale
-        ).new_page(),
-        base_url,
-        seed=3,
-    )
+
+    def table_phone(locale: str):
+        return browser.new_context(viewport=PHONE, has_touch=True, locale=locale).new_page()
+
+    table = btw_ui_table.Table(table_phone, base_url, seed=3)
 
     def save(name: str, page, screen: dict) -> None:
         shot = f"btw-{len(saved):02d}-{screen['shown']}"
         in_every_language(Phone(name, page), shot)
         saved.append((shot, f"{name}'s phone"))
 
-    btw_ui_table.open_room(table)
-    ann = table.pages["Ann"]
-    in_every_language(Phone("Ann", ann), "btw-00-lobby")
-    table.on_new_screen = save
-    ann.locator("#start").click()
+    seen = table.seen  # steps saved, across the games below
     names = btw_ui_table.NAMES
-    table.play(until=lambda: all(table.phase(n) == "game_over" for n in names), timeout=600)
-    table.act("Ann")  # the end
-    for page in table.pages.values():
-        page.context.close()
+    for game in range(BTW_GAMES_AT_MOST):
+        if game:  # a screen the deal did not bring: another room, another deal
+            table = btw_ui_table.Table(table_phone, base_url, seed=3 + game)
+            table.seen = seen
+        btw_ui_table.open_room(table)
+        ann = table.pages["Ann"]
+        if not game:
+            in_every_language(Phone("Ann", ann), "btw-00-lobby")
+        table.on_new_screen = save
+        ann.locator("#start").click()
+        table.play(until=lambda t=table: all(t.phase(n) == "game_over" for n in names), timeout=600)
+        table.act("Ann")  # the end
+        for page in table.pages.values():
+            page.context.close()
+        if any(shown.startswith(BTW_RARE_STEP) for shown in seen):
+            break
     return saved
 
 
