@@ -266,7 +266,8 @@ function render() {
   // Plain facts about this phone's own screen, for tests and the screenshot script.
   Object.assign(screen.dataset, { phase: v ? (app.result ? "game_over" : v.phase) : "home", seq: app.seq ?? "", turn: String(Boolean(v && v.your_turn)) });
   renderFooter();
-  document.title = v ? t(gameOf(v).nameKey) : t("title"); // the tab: the room's game, else the site
+  // The tab (index.html's title is English): the room's game, else the site, in the language.
+  document.title = v ? t(gameOf(v).nameKey) : t("title");
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus(); // keep the player's place
   if (newStep) {
     const heading = screen.querySelector("h1, h2");

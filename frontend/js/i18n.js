@@ -40,7 +40,6 @@ export async function loadLanguage(code = detectLanguage()) {
     language = "en";
   }
   document.documentElement.lang = language;
-  document.title = t("title"); // the tab's name (index.html's is English) in the language too
 }
 
 // The player's own choice: remembered at once (a reload right after still honours it).

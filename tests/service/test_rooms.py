@@ -47,6 +47,10 @@ class CountingStore(MemoryRoomStore):
         self.reads.append("submissions")
         return super().submissions(code, step)
 
+    def read(self, code):  # a unit of work's load: the room and its step's moves at once
+        self.reads.append("read")
+        return super().read(code)
+
 
 def send(h: Harness, connection: str, ip: str | None = None, **message) -> dict | None:
     """A frame from ``connection`` (from address ``ip``); the error it got, if any."""

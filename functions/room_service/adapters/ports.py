@@ -18,13 +18,10 @@ class RoomStore(ABC):
     @abstractmethod
     def load(self, code: str) -> Room | None: ...
 
+    @abstractmethod
     def read(self, code: str) -> tuple[Room | None, list[Submission]]:
         """The room and the pending submissions of the step it stores (``Room.stored_step``;
-        none before a game). A store that can read both in one request overrides this."""
-        room = self.load(code)
-        if room is None or room.stored_step is None:
-            return room, []
-        return room, self.submissions(code, room.stored_step)
+        none before a game), read at once (a unit of work's load)."""
 
     @abstractmethod
     def save(self, room: Room, expected_version: int, consumed: list[Submission] = (),
