@@ -164,8 +164,6 @@ def _public_day(s: GameState, day: Day) -> dict[str, Any]:
         "ritual_result": _value(day.ritual_result),
         "vote": day.vote.public() if day.vote else None,
     }
-    if is_today and s.phase is Phase.RITUAL:
-        entry["played"] = [name for name in day.ritual_members if name in s.played]
     if day.vote and day.vote.exiled and s.settings.reveal_role_on_exile:
         entry["exiled_role"] = s.cat(day.vote.exiled).role.value
     return entry

@@ -59,7 +59,9 @@ def test_s7_only_members_play_and_only_cards_in_hand():
 def test_s7_success_iff_the_cards_equal_the_required_multiset_and_cards_are_discarded():
     t = at_ritual(members=("Bo", "Cy"))
     t.do("Bo", "play_card", card="fish")
-    assert t.view("Di")["today"]["played"] == ["Bo"]  # who has played, never what
+    # Who has still to play is the step's waiting list; nobody else learns what Bo played,
+    # nor is pushed anything while the other members are still to play (issue 16).
+    assert t.view("Di")["waiting"] == ["Cy"] and "played" not in t.view("Di")["today"]
     t.do("Cy", "play_card", card="fish")
     assert t.state.seals == 1 and t.state.rituals_held == 1
     assert t.state.cat("Bo").hand == [] and t.state.cat("Cy").hand == []
