@@ -26,7 +26,7 @@ import sys
 import threading
 import warnings
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +51,13 @@ from bench.billing import (  # noqa: E402
     heartbeat_when_idle,
     idle_heartbeats,
 )
-from bench.recording import AWS_LOCK, LogCapture, Recorder, attributed_submit  # noqa: E402
+from bench.recording import (  # noqa: E402
+    AWS_LOCK,
+    LogCapture,
+    Recorder,
+    attributed_submit,
+    joined_result,
+)
 from engine.catch_the_witch import bots  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from functions import connect, disconnect, message, timer  # noqa: E402
@@ -115,6 +121,7 @@ def play_one_game(seed: int) -> Game:
         stack.enter_context(mock.patch.object(game_handlers, "secrets", same_deal))
         stack.enter_context(mock.patch.object(
             ThreadPoolExecutor, "submit", attributed_submit(ThreadPoolExecutor.submit)))  # fmt: skip
+        stack.enter_context(mock.patch.object(Future, "result", joined_result(Future.result)))
         for name in ("add_metric", "flush_metrics"):  # one metric set, shared by threads
             stack.enter_context(_locked(AmazonCloudWatchEMFProvider, name))
         for route, module in ROUTES.items():

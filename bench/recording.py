@@ -11,7 +11,6 @@ import io
 import re
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +39,9 @@ class Call:
     cpu_seconds: float
     in_handler_thread: bool
     thread_id: int = 0
+    #: DynamoDB calls that had to finish before this one began: those before it in its
+    #: thread, and those its thread waited for (``Invocation.chains``).
+    after_store_calls: int = 0
     read_units: float = 0.0
     write_units: float = 0.0
     #: A successful write's items, each as (its key's sort key, its size after the write).
@@ -58,6 +60,10 @@ class Invocation:
     own_cpu_seconds: float = 0.0
     #: Set by the bench: a sampled heartbeat, a move, a move ending its step.
     tags: set[str] = field(default_factory=set)
+    #: Per thread: the DynamoDB calls on its chain so far, one after another. A worker's
+    #: chain starts from its submitter's, and a thread that waits for a worker's result
+    #: takes the longer of the two chains (``attributed_submit``, ``joined_result``).
+    chains: dict[int, int] = field(default_factory=dict)
 
     def dynamodb(self) -> list[Call]:
         return [c for c in self.calls if c.service == "dynamodb"]
@@ -66,19 +72,13 @@ class Invocation:
         return [c for c in self.calls if c.op == "post_to_connection"]
 
     def store_calls_before_first_post(self) -> int:
-        """Sequential DynamoDB calls the phone waits for: those before the first post. Calls
-        made in other threads run alongside the handler's: of those, the most any one
-        thread made count (one after another in it)."""
-        handler, others = 0, Counter()
-        for call in self.calls:
-            if call.op == "post_to_connection":
-                break
-            if call.service == "dynamodb":
-                if call.in_handler_thread:
-                    handler += 1
-                else:
-                    others[call.thread_id] += 1
-        return handler + max(others.values(), default=0)
+        """Sequential DynamoDB calls the phone waits for: the longest chain of calls, one
+        waiting for the other, before the first post. Calls run alongside each other (a
+        worker thread's, and its submitter's until it waits for the worker) count once."""
+        first_post = next((c for c in self.calls if c.op == "post_to_connection"), None)
+        if first_post is not None:
+            return first_post.after_store_calls
+        return max((c.after_store_calls + 1 for c in self.dynamodb()), default=0)
 
     def room_item_sizes(self) -> list[int]:
         """The room item's size after each write of it."""
@@ -157,6 +157,10 @@ class Recorder:
             thread = threading.get_ident()
             call = Call(service, op, params, result, failed, time.thread_time() - started,
                         invocation is not None and thread == invocation.thread_id, thread)  # fmt: skip
+            if invocation is not None:
+                call.after_store_calls = invocation.chains.get(thread, 0)
+                if service == "dynamodb":
+                    invocation.chains[thread] = call.after_store_calls + 1
             if service == "dynamodb":
                 billed = self._whole_read(op, params) if _narrowed(op, params) else result
                 call.read_units, call.write_units = dynamodb_units(
@@ -247,18 +251,49 @@ class LogCapture(io.TextIOBase):
 
 def attributed_submit(submit):
     """ThreadPoolExecutor.submit, with the worker's calls counted to the invocation that
-    submitted the work (the pusher's posts run in a pool)."""
+    submitted the work (the pusher's posts run in a pool, the connection's counter beside
+    the room's read); its chain of calls starts from the submitter's."""
 
     def submit_attributed(self, fn, /, *args, **kwargs):
         invocation = current()
+        if invocation is None:
+            return submit(self, fn, *args, **kwargs)
+        with AWS_LOCK:
+            start = invocation.chains.get(threading.get_ident(), 0)
+        ended = [start]  # the worker's chain when its work is done (set before its result)
 
         def run(*args, **kwargs):
             _current.invocation = invocation
+            worker = threading.get_ident()
+            with AWS_LOCK:
+                invocation.chains[worker] = start
             try:
                 return fn(*args, **kwargs)
             finally:
+                with AWS_LOCK:
+                    ended[0] = invocation.chains[worker]
                 _current.invocation = None
 
-        return submit(self, run, *args, **kwargs)
+        future = submit(self, run, *args, **kwargs)
+        future.bench_chain_ended = ended
+        return future
 
     return submit_attributed
+
+
+def joined_result(result):
+    """Future.result: the thread that waits for a worker's work continues its chain from
+    the longer of the two (what it waited for had to finish first)."""
+
+    def result_joined(self, *args, **kwargs):
+        value = result(self, *args, **kwargs)
+        invocation = current()
+        if invocation is not None:
+            ended = getattr(self, "bench_chain_ended", None)
+            if ended is not None:
+                me = threading.get_ident()
+                with AWS_LOCK:
+                    invocation.chains[me] = max(invocation.chains.get(me, 0), ended[0])
+        return value
+
+    return result_joined

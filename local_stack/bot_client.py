@@ -93,6 +93,8 @@ class BotClient:
             await self._session.close()
 
     async def send(self, message: dict[str, Any]) -> None:
+        if self.room and message["action"] not in ("create_room", "join"):
+            message = {**message, "room": self.room}  # as a phone names its room (issue 16)
         self.sent.append(message)
         self.timeline.append((time.monotonic(), "sent", message))
         try:
@@ -107,8 +109,10 @@ class BotClient:
         await self.send({"action": action, **fields, "step": self.game()["step"]})
 
     def ping(self) -> dict[str, Any]:
-        """A ping naming the view this bot shows (the view comes back only if it changed)."""
-        return {"action": "ping", "rev": self.rev} if self.rev else {"action": "ping"}
+        """A ping naming the view this bot shows (the view comes back only if it changed)
+        and, as every frame of a seated phone, its room."""
+        ping = {"action": "ping", "rev": self.rev} if self.rev else {"action": "ping"}
+        return {**ping, "room": self.room} if self.room else ping
 
     async def _heartbeat(self, socket) -> None:
         last = time.monotonic()

@@ -12,6 +12,8 @@ const GIVE_UP_SEAT_AFTER = 4; // refused reconnects in a row: the room or seat i
 // with {"message": "Too Many Requests" | "Internal server error", "connectionId", "requestId"}:
 // no `type`, and nothing that says which frame. A frame of no known type is such a failure.
 const KNOWN_TYPES = new Set(["view", "joined", "error", "pong"]);
+// The frames of a phone with no room yet: they name none (join names the one it asks for).
+const ROOMLESS_ACTIONS = new Set(["create_room", "join"]);
 // A failed move is sent once more after about a second; the jitter keeps a table of phones
 // throttled together from all retrying in the same instant (and being throttled again).
 const RETRY_MS = 1000;
@@ -92,9 +94,14 @@ export class Connection {
     else { this.queue.push(message); this.open(); }
   }
 
-  // Every frame goes out here: the heartbeat waits for HEARTBEAT_MS of silence.
+  // Every frame goes out here: the heartbeat waits for HEARTBEAT_MS of silence. A seated
+  // phone names its room in each, so the server reads the room while it looks the
+  // connection up (issue 16: one round trip fewer; docs/protocol.md).
   frame(message) {
-    this.socket.send(JSON.stringify(message));
+    const seat = this.seat();
+    const named = seat && !ROOMLESS_ACTIONS.has(message.action) && !("room" in message)
+      ? { ...message, room: seat.room } : message;
+    this.socket.send(JSON.stringify(named));
     this.lastSent = Date.now();
   }
 

@@ -192,6 +192,10 @@ def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kep
     expect(page.locator("main .game-name")).to_contain_text("Спіймай відьму")
     keys = page.evaluate("Object.keys(localStorage)")
     assert {"party.seat", "party.lang"} <= set(keys), keys
+    # A seated phone names its room in every frame (issue 16), not in create_room.
+    assert "room" not in created[0], created
+    pings = [json.loads(p) for p in sent if '"ping"' in p]
+    assert pings[-1]["room"] == code.replace(" ", ""), pings
     assert not [k for k in keys if k.startswith("ctw.")], keys
 
 

@@ -266,6 +266,30 @@ def test_arrive_returns_the_binding_and_counts_the_connections_windows(adapters)
     assert connections.arrive("c2", now) == (None, True), "each connection its own counter"
 
 
+def test_arrive_counts_the_same_whether_a_window_restart_is_made_at_once_or_later(adapters):
+    """A window's restart (a second write on DynamoDB) may be handed to ``defer`` and made
+    while the message is answered (issue 16): the answers are those of writing at once."""
+    connections = adapters.connections
+    binding = Binding(CODE, "Bo", hash_token("Bo"))
+    now = 1_800_000_000.25
+    (seconds, limit), *_ = CONNECTION_WINDOWS
+    answers = {}
+    for phone in ("at-once", "later"):
+        connections.bind(phone, binding)
+        deferred = []
+        defer = deferred.append if phone == "later" else None
+        got = [connections.arrive(phone, now, defer) for _ in range(limit // 2)]
+        got += [connections.arrive(phone, now + seconds, defer)]  # a restart is due here
+        for write in deferred:
+            write()
+        got += [connections.arrive(phone, now + seconds, defer) for _ in range(limit)]
+        answers[phone] = [allowed for _, allowed in got]
+        if phone == "later" and isinstance(connections, DynamoConnections):
+            assert len(deferred) == 1, "the restart, and nothing else, was handed over"
+    assert answers["later"] == answers["at-once"]
+    assert answers["later"].count(False) > 0, "the restarted window still has its limit"
+
+
 def test_hit_counts_per_address_kind_and_window(adapters):
     hit = adapters.connections.hit
     assert [hit("1.2.3.4", "JOINS", 3600, 9000) for _ in range(3)] == [1, 2, 3]

@@ -21,7 +21,7 @@ from events.generate import websocket_event
 from functions import connect, disconnect, message, timer
 from functions.room_service.adapters import aws_client
 from functions.room_service.entrypoints import lambda_app
-from tests.support.service_harness import on_step, result_of
+from tests.support.service_harness import as_a_phone_sends, result_of
 
 REGION = "eu-west-1"
 TABLE = "catch-the-witch-test"
@@ -59,17 +59,24 @@ class Cloud:
     def __init__(self, clock):
         self.clock = clock
         self.read_upto: dict[str, tuple[int, list[dict]]] = {}
+        self.rooms: dict[str, str] = {}  # the room a reconnected phone names
         #: The game of the last ``table`` (its bots play it).
         self.game = DEFAULT_GAME
 
     # -- phones ----------------------------------------------------------------------------
     def connect(self, connection: str, query: dict | None = None) -> dict:
         event = websocket_event("$connect", "CONNECT", connection, query=query)
+        if query and query.get("room"):
+            self.rooms[connection] = query["room"]  # a phone reconnecting to its seat
         return connect.handler(event, CONTEXT)
 
     def send(self, connection: str, **body) -> None:
+        """As a phone sends it: with the step of the view it shows (a move) and the room it
+        was last told it sits in (``joined``) or reconnected to."""
         last = self.last(connection)
-        body = on_step(body, last and last["view"])
+        joined = self.last(connection, "joined")
+        room = joined["room"] if joined else self.rooms.get(connection)
+        body = as_a_phone_sends(body, last and last["view"], room)
         event = websocket_event("$default", "MESSAGE", connection, body)
         assert message.handler(event, CONTEXT) == {"statusCode": 200}
 

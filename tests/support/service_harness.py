@@ -24,6 +24,21 @@ def on_step(message: dict[str, Any], view: dict[str, Any] | None) -> dict[str, A
     return message
 
 
+#: The frames a phone sends before it has a room (it names the room to join in ``room``).
+ROOMLESS_ACTIONS = ("create_room", "join")
+
+
+def as_a_phone_sends(message: dict[str, Any], view: dict[str, Any] | None,
+                     room: str | None) -> dict[str, Any]:  # fmt: skip
+    """``message`` as a seated phone frames it (frontend/js/connection.js): a game move
+    names the step of the view it shows (``on_step``), and every frame the room it shows,
+    so the service reads it alongside the connection (issue 16)."""
+    message = on_step(message, view)
+    if room and message.get("action") not in ROOMLESS_ACTIONS and "room" not in message:
+        return {**message, "room": room}
+    return message
+
+
 def result_of(view: dict[str, Any]) -> dict[str, Any] | None:
     """The finished game's result a phone shows: once a game ends its room is back in the
     lobby, whose view keeps the result (``last_result``) for the seats that played it."""
@@ -58,9 +73,11 @@ class Harness:
 
     # -- phones ----------------------------------------------------------------------------
     def send(self, connection: str, **message: Any) -> None:
-        """As a phone sends it: a game move names the step of the phone's view."""
+        """As a phone sends it: a game move names the step of the phone's view, and every
+        frame the room (the harness's one room)."""
         last = self.pusher.last(connection)
-        self.service.message(connection, json.dumps(on_step(message, last and last["view"])))
+        framed = as_a_phone_sends(message, last and last["view"], self.code)
+        self.service.message(connection, json.dumps(framed))
 
     def view(self, connection: str) -> dict[str, Any]:
         return self.pusher.last(connection)["view"]

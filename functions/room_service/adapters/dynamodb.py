@@ -1,5 +1,6 @@
 """The RoomStore and Connections ports over one DynamoDB table (conditional writes)."""
 
+import functools
 import json
 import os
 import time
@@ -260,11 +261,13 @@ class DynamoConnections(Connections):
         )
         return _binding(item)
 
-    def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
+    def arrive(self, connection_id: str, now: float,
+               defer=None) -> tuple[Binding | None, bool]:  # fmt: skip
         """One UpdateItem in place of lookup's GetItem: count the message (ADD n), note
         its windows, and read the binding and the counter as they were (ALL_OLD). A
         second write only when a window restarts (ratelimit.count_message: at most once
-        per third of a window's limit of messages)."""
+        per third of a window's limit of messages); nothing decided here waits for it
+        (``defer``)."""
         db, key, size = (
             aws_client.client("dynamodb"),
             _connection_key(connection_id),
@@ -289,10 +292,13 @@ class DynamoConnections(Connections):
         bases = [number(f"b{i}") or 0 for i in range(size)]
         allowed, restarts = count_message(n, bases, [number(f"l{i}") for i in range(size)], now)
         if restarts:
-            db.update_item(TableName=self.table, Key=key,
-                           UpdateExpression="SET " + ", ".join(f"b{i} = :b{i}" for i in restarts),
-                           ExpressionAttributeValues={f":b{i}": {"N": str(base)}
-                                                      for i, base in restarts.items()})  # fmt: skip
+            restart = functools.partial(
+                db.update_item, TableName=self.table, Key=key,
+                UpdateExpression="SET " + ", ".join(f"b{i} = :b{i}" for i in restarts),
+                ExpressionAttributeValues={f":b{i}": {"N": str(base)}
+                                           for i, base in restarts.items()},
+            )  # fmt: skip
+            (defer or _at_once)(restart)
         return _binding(old), allowed
 
     def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
@@ -309,6 +315,10 @@ class DynamoConnections(Connections):
         aws_client.client("dynamodb").delete_item(
             TableName=self.table, Key=_connection_key(connection_id)
         )
+
+
+def _at_once(write) -> None:
+    write()
 
 
 def _binding(item: dict[str, Any] | None) -> Binding | None:

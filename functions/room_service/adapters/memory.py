@@ -106,7 +106,8 @@ class MemoryConnections(Connections):
         self.bound.pop(connection_id, None)
         self.counters.pop(connection_id, None)  # DynamoDB deletes the item: counter and all
 
-    def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
+    def arrive(self, connection_id: str, now: float,
+               defer=None) -> tuple[Binding | None, bool]:  # fmt: skip
         with self._lock:
             size = len(CONNECTION_WINDOWS)
             n, bases, lasts = self.counters.get(connection_id, (0, [0] * size, [None] * size))

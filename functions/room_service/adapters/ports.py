@@ -4,6 +4,7 @@ apigateway.py, sqs.py; the metrics live with the Lambda wiring). One contract te
 suite (tests/service/test_adapter_contract.py) runs the same checks on both stores."""
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 from ..domain.room import Binding, Room, Submission
@@ -59,9 +60,13 @@ class Connections(ABC):
     def unbind(self, connection_id: str) -> None: ...
 
     @abstractmethod
-    def arrive(self, connection_id: str, now: float) -> tuple[Binding | None, bool]:
+    def arrive(self, connection_id: str, now: float,
+               defer: Callable[[Callable[[], None]], None] | None = None,
+               ) -> tuple[Binding | None, bool]:  # fmt: skip
         """``lookup`` for a message, counting it in the connection's windows (ratelimit.py:
-        CONNECTION_WINDOWS): the binding, and False if the message is over a limit."""
+        CONNECTION_WINDOWS): the binding, and False if the message is over a limit.
+        ``defer``: given a write the answer does not depend on (a window's restart), to
+        make while the message is answered; without it the write is made at once."""
 
     @abstractmethod
     def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:

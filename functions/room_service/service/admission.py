@@ -63,10 +63,12 @@ class Admission:
             "Wait a moment; nothing was changed."
         )
 
-    def arrive(self, connection_id: str) -> Binding | None:
+    def arrive(self, connection_id: str,
+               defer: Callable[[Callable[[], None]], None] | None = None) -> Binding | None:  # fmt: skip
         """The connection's binding, counting this message where every container sees it
-        (the in-process bucket alone lets a flood spread over containers through)."""
-        binding, allowed = self.connections.arrive(connection_id, self.clock())
+        (the in-process bucket alone lets a flood spread over containers through).
+        ``defer``: where a write that may wait until the message is answered goes."""
+        binding, allowed = self.connections.arrive(connection_id, self.clock(), defer)
         if not allowed:
             self.rate_limited()
         return binding

@@ -49,6 +49,14 @@ class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _SeatMessage(_Message):
+    """A message from a seated phone. ``room``: the room the phone shows, named so its read
+    can run alongside the connection's (issue 16). Only a hint: the seat is the one the
+    connection is bound to, and a room that is not the binding's is read again."""
+
+    room: RoomCode | None = None
+
+
 def _known_game(key: str) -> str:
     if key not in GAMES:
         raise ValueError(f"there is no game {key[:40]!r}")
@@ -74,11 +82,11 @@ class Join(_Message):
     name: NewName
 
 
-class Leave(_Message):
+class Leave(_SeatMessage):
     action: Literal["leave"]
 
 
-class ChangeSettings(_Message):
+class ChangeSettings(_SeatMessage):
     """The host's settings; with ``game``, the game the room plays from now on, and its
     settings (absent: that game's defaults). Without ``game`` the settings are required."""
 
@@ -89,39 +97,39 @@ class ChangeSettings(_Message):
     game: GameKey | None = None
 
 
-class Reorder(_Message):
+class Reorder(_SeatMessage):
     action: Literal["reorder"]
     order: Annotated[list[Name], Field(max_length=12)]
 
 
-class Kick(_Message):
+class Kick(_SeatMessage):
     action: Literal["kick"]
     target: Name
 
 
-class HandOver(_Message):
+class HandOver(_SeatMessage):
     action: Literal["hand_over"]
     target: Name
 
 
-class Start(_Message):
+class Start(_SeatMessage):
     action: Literal["start"]
 
 
-class Rematch(_Message):
+class Rematch(_SeatMessage):
     """The start of a new game from the lobby with the seats as they are (as ``start``)."""
 
     action: Literal["rematch"]
 
 
-class RoomOptions(_Message):
+class RoomOptions(_SeatMessage):
     """The room's own options (not the game's settings), set by the host in the lobby."""
 
     action: Literal["room_options"]
     auto_away: StrictBool
 
 
-class Ping(_Message):
+class Ping(_SeatMessage):
     action: Literal["ping"]
     #: The ``rev`` of the view the client shows; if its view is another now (or it has
     #: none), the view is sent again. A rev tells only of the seat's own view (see ``rev``).
@@ -164,7 +172,7 @@ class Move(_Message):
     fields: dict[str, Any]
 
 
-class GameMove(_Message):
+class GameMove(_SeatMessage):
     """A game move from a seat; its ``player`` is filled in by the service.
 
     ``step`` is the ``step`` of the view the move was made on: the room takes the move only
@@ -236,14 +244,17 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
             exc.action = name
             raise
     if name in move_types():
-        fields = {key: value for key, value in data.items() if key not in ("action", "step")}
+        fields = {k: v for k, v in data.items() if k not in ("action", "step", "room")}
         step = data.get("step")
         if type(step) is not int:
             raise InvalidAction(
                 "A move names the step it was made on: the view's 'step'.",
                 code="field_missing", params={"field": "step"}, action=name,
             )  # fmt: skip
-        return GameMove(move=Move(type=name, fields=fields), step=step)
+        try:
+            return GameMove(move=Move(type=name, fields=fields), step=step, room=data.get("room"))
+        except ValidationError as exc:
+            raise readable_error(exc, name) from exc
     if name == "timeout":
         raise InvalidAction("Timers are the server's job.", code="unknown_action")
     if name is None:

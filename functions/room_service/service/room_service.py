@@ -12,6 +12,7 @@ unit of work of its own. No AWS imports here: the outside world is behind the po
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,7 +62,7 @@ from .commands import (
 from .delivery import Delivery
 from .game_handlers import GameHandlers
 from .lobby_handlers import LobbyHandlers
-from .unit_of_work import Busy, NoSuchRoom, UnitOfWork
+from .unit_of_work import Busy, Loaded, NoSuchRoom, UnitOfWork
 
 MAX_CODE_ATTEMPTS = 20
 
@@ -170,8 +171,24 @@ class RoomService(LobbyHandlers, GameHandlers):
 
     # == commands of a seat ==================================================================
     def _as_seat(self, connection_id: str, command: Any) -> None:
-        """A command from a seated phone: its handler runs on the seat its binding holds."""
-        binding = self.admission.arrive(connection_id)
+        """A command from a seated phone: its handler runs on the seat its binding holds.
+        The message is counted on the connection's item while the room it names is read,
+        and a write that can wait (a rate window's restart) is made while it is answered
+        (issue 16: the phone waits for one round trip before its move's write, not three)."""
+        with ThreadPoolExecutor(1) as alongside:
+            later: list[Future] = []
+            binding, loaded = self._arrive_reading(
+                connection_id, command.room, alongside,
+                defer=lambda write: later.append(alongside.submit(write)),
+            )  # fmt: skip
+            try:
+                self._act_as_seat(connection_id, command, binding, loaded)
+            finally:
+                for write in later:
+                    write.result()  # a write that failed still fails the request
+
+    def _act_as_seat(self, connection_id: str, command: Any, binding: Binding | None,
+                     loaded: Loaded | None) -> None:  # fmt: skip
         if binding is None:
             if isinstance(command, Ping):
                 self._send(connection_id, replies.PONG)
@@ -193,13 +210,35 @@ class RoomService(LobbyHandlers, GameHandlers):
             return handler(room, binding.seat, connection_id, command)
 
         try:
-            if self._run(binding.room, lambda room: act(room, True)).then_act:
+            if self._run(binding.room, lambda room: act(room, True), loaded).then_act:
                 self._run(binding.room, lambda room: act(room, False))
         except Unseated:
             # A socket left over from a seat that was let go: it speaks for nobody now, and
             # without its binding it may create or join like a new phone.
             self.ports.connections.unbind(connection_id)
             raise
+
+    def _arrive_reading(self, connection_id: str, named: str | None,
+                        alongside: ThreadPoolExecutor,
+                        defer: Callable[[Callable[[], None]], None],
+                        ) -> tuple[Binding | None, Loaded | None]:  # fmt: skip
+        """The connection's binding (its message counted where every container sees it)
+        and, read at the same time, the room the phone named: one round trip for both
+        (issue 16). The read counts only if it is the binding's room; the binding alone
+        says which seat speaks, so naming another room reads it for nothing."""
+        if not named:
+            return self.admission.arrive(connection_id, defer), None
+        code = normalise_code(named)
+        arriving = alongside.submit(self.admission.arrive, connection_id, defer)
+        try:
+            loaded = self.unit_of_work.load(code)
+        except NoSuchRoom:
+            loaded = None  # the binding's room, if it is this one, is read again and
+            # refused there as before
+        binding = arriving.result()  # RateLimited is raised here, before any write
+        if binding is None or binding.room != code:
+            return binding, None
+        return binding, loaded
 
     # == create and join ===================================================================
     def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:
@@ -269,9 +308,11 @@ class RoomService(LobbyHandlers, GameHandlers):
         self.ports.connections.bind(connection_id, Binding(code, msg.name, token_hash))
 
     # == running and delivering ==============================================================
-    def _run(self, code: str, change_room: Callable[[Room], Change]) -> Change:
-        """One unit of work on room ``code``, then the delivery of what it committed."""
-        commit = self.unit_of_work.run(code, change_room)
+    def _run(self, code: str, change_room: Callable[[Room], Change],
+             loaded: Loaded | None = None) -> Change:  # fmt: skip
+        """One unit of work on room ``code`` (``loaded``: the room as just read, if it was),
+        then the delivery of what it committed."""
+        commit = self.unit_of_work.run(code, change_room, loaded)
         self._deliver(commit)
         return commit.change
 

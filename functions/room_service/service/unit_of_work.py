@@ -80,16 +80,18 @@ class UnitOfWork:
         writes and pending moves it says nothing of moves and steps the seat cannot see."""
         return int(self.clock() * 1_000_000)
 
-    def run(self, code: str, change_room: Callable[[Room], Change]) -> Commit:
-        """Load room ``code``, apply ``change_room`` to it and write it (or, for a move that
-        leaves its step as it is, write the seat's submission: the write returns every
-        seat's moves of the step, and the seat whose move completes the step writes it); a
-        conflict loads again and retries. Returns what was committed; sends nothing."""
+    def run(self, code: str, change_room: Callable[[Room], Change],
+            first: Loaded | None = None) -> Commit:  # fmt: skip
+        """Load room ``code`` (the first time, ``first`` if it was just read), apply
+        ``change_room`` to it and write it (or, for a move that leaves its step as it is,
+        write the seat's submission: the write returns every seat's moves of the step, and
+        the seat whose move completes the step writes it); a conflict loads again and
+        retries. Returns what was committed; sends nothing."""
         written: Seen | None = None  # once this command's move is stored: what phones had
         attempt = 0
         while attempt < MAX_WRITE_ATTEMPTS:
             attempt += 1
-            loaded = self.load(code)
+            loaded, first = first or self.load(code), None
             room, expected = loaded.room, loaded.room.version
             before = written or Seen.of(room)  # what the phones were last sent
             change = change_room(room) if written is None else Change(write=False)
