@@ -69,11 +69,11 @@ def test_every_store_checks_each_item_s_size_before_writing(monkeypatch):
     h = Harness()
     h.table(NAMES)
     h.send("Ann", action="start")
-    monkeypatch.setattr(model, "MAX_SUBMISSION_BYTES", 100)  # as if the moves had grown
+    monkeypatch.setattr(model, "MAX_SUBMISSION_BYTES", 20)  # as if the moves had grown
     before = (dict(h.store._rooms), dict(h.store._subs))
     h.send("Bo", action="ready")
     error = h.error("Bo")
-    assert error["code"] == "too_many_moves" and "(limit 100)" in error["message"]
+    assert error["code"] == "too_many_moves" and "(limit 20)" in error["message"]
     assert (h.store._rooms, h.store._subs) == before
     monkeypatch.setattr(model, "MAX_SUBMISSION_BYTES", 64_000)
     monkeypatch.setattr(model, "MAX_ROOM_BYTES", 300)  # as if the room had grown

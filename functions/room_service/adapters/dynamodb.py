@@ -4,10 +4,17 @@ import functools
 import json
 import os
 import time
-import zlib
 from typing import Any
 
-from ..domain.room import Binding, Room, Submission, stored_room, stored_submission
+from ..domain.room import (
+    Binding,
+    Room,
+    Submission,
+    loaded_room_json,
+    loaded_submission,
+    stored_room,
+    stored_submission,
+)
 from . import aws_client
 from .ports import Connections, RoomStore
 from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
@@ -207,17 +214,21 @@ def _step_key(code: str, step: int) -> dict[str, dict[str, str]]:
 
 
 def _room_of(item: dict[str, Any]) -> Room:
-    data = json.loads(zlib.decompress(item["room"]["B"]))
+    data = json.loads(loaded_room_json(item["room"]["B"]))
     data["version"] = int(item["version"]["N"])
     data["expires_at"] = int(item["expires_at"]["N"])
     return Room.model_validate(data)
 
 
 def _moves_of(item: dict[str, Any]) -> list[Submission]:
-    """Every seat's pending moves in a step's item, in seat order."""
+    """Every seat's pending moves in a step's item, in seat order. The seat is in the
+    attribute's name, its count of writes in its ``n#`` attribute, the step in the item's
+    key (``stored_submission`` does not repeat them)."""
+    step = STEP_COUNTDOWN - int(item[SORT]["S"].removeprefix(f"{ROOM_SORT}~"))
     return [
-        Submission.model_validate_json(value["S"])
+        loaded_submission(value["S"], seat, step, int(item[_count_name(seat)]["N"]))
         for name, value in sorted(item.items()) if name.startswith(MOVES_PREFIX)
+        for seat in [name.removeprefix(MOVES_PREFIX)]
     ]  # fmt: skip
 
 

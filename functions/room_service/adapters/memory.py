@@ -3,7 +3,14 @@
 import threading
 from typing import Any
 
-from ..domain.room import Binding, Room, Submission, stored_room, stored_submission
+from ..domain.room import (
+    Binding,
+    Room,
+    Submission,
+    loaded_submission,
+    stored_room,
+    stored_submission,
+)
 from ..service.commands import TimerMessage
 from .ports import Connections, Metrics, Pusher, RoomStore, Timers
 from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
@@ -12,7 +19,8 @@ from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
 class MemoryRoomStore(RoomStore):
     def __init__(self) -> None:
         self._rooms: dict[str, str] = {}
-        self._subs: dict[tuple[str, int, str], str] = {}
+        #: (code, step, seat) → (its moves as DynamoDB stores them, its count of writes)
+        self._subs: dict[tuple[str, int, str], tuple[str, int]] = {}
         #: (code, step) → the version of the latest room write loaded at that step.
         self._written_at: dict[tuple[str, int], int] = {}
         self._lock = threading.Lock()
@@ -60,8 +68,8 @@ class MemoryRoomStore(RoomStore):
             return True
 
     def _n(self, code: str, sub: Submission) -> int:
-        data = self._subs.get((code, sub.step, sub.player))
-        return Submission.model_validate_json(data).n if data else 0
+        stored = self._subs.get((code, sub.step, sub.player))
+        return stored[1] if stored else 0
 
     def submissions(self, code: str, step: int) -> list[Submission]:
         with self._lock:
@@ -69,7 +77,7 @@ class MemoryRoomStore(RoomStore):
 
     def _step(self, code: str, step: int) -> list[Submission]:
         found = sorted((p, v) for (c, s, p), v in self._subs.items() if c == code and s == step)
-        return [Submission.model_validate_json(v) for _, v in found]
+        return [loaded_submission(body, seat, step, n) for seat, (body, n) in found]
 
     def put_submission(self, code: str, submission: Submission, expected_n: int,
                        room_version: int) -> list[Submission] | None:  # fmt: skip
@@ -80,7 +88,7 @@ class MemoryRoomStore(RoomStore):
                 self.conflicts += 1
                 return None
             key = (code, submission.step, submission.player)
-            self._subs[key] = stored_submission(submission)
+            self._subs[key] = (stored_submission(submission), submission.n)
             return self._step(code, submission.step)
 
 

@@ -1,0 +1,143 @@
+"""Build the zlib preset dictionary rooms are stored with (domain/room.py ``stored_room``).
+
+    python bench/make_room_dictionary.py 2          writes room_dictionary_2.py
+    python bench/make_room_dictionary.py 1 --check  rebuilds dictionary 1, compares
+
+Plays seeded games through the room service (in-memory ports, tests/support/
+service_harness.py): Catch the Witch with 12 cats and Burn the Witch with 10, from the
+lobby to the end and back in the lobby, and keeps the JSON of every room written. The
+dictionary is made of whole rooms, picked greedily: each round appends the room that most
+shrinks the training rooms compressed with it (deflate finds the end of a dictionary
+nearest, so the last picked is the most useful). Random parts (room codes, token hashes)
+are taken out: they would repeat nothing. The deals are seeded, so the same code gives the
+same dictionary byte for byte (``--check``). Once the games or the room model change, a
+rebuild differs: that is expected, and the dictionary checked in stays as it is.
+
+A dictionary in use is never regenerated in place: stored rooms name theirs by its
+adler32, so a new one is written as the next number and added to room.ROOM_DICTIONARIES.
+The player names are not the bench's (Cat1..Cat12): bench/backend.py measures rooms the
+dictionary was not built from.
+"""
+
+import argparse
+import base64
+import importlib
+import re
+import sys
+import zlib
+from pathlib import Path
+from types import SimpleNamespace
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.burn_the_witch.game import BurnTheWitch
+from engine.catch_the_witch.game import CatchTheWitch
+from functions.room_service.adapters import memory
+from functions.room_service.domain.room import room_json
+from functions.room_service.service import game_handlers
+from tests.support.service_harness import Harness
+
+NAMES = ["Ann", "Bob", "Cleo", "Dmitri", "Eve", "Felix", "Gigi", "Hugo", "Ines", "Jon", "Kat",
+         "Lou"]  # fmt: skip
+TABLES = [(CatchTheWitch.key, 12), (BurnTheWitch.key, BurnTheWitch.max_players)]
+SEEDS = (0, 1)
+#: Rooms offered to the dictionary (every n-th written) and rooms it is judged on.
+OFFERED_EVERY = 6
+JUDGED_EVERY = 2
+#: At most a deflate window: zlib uses the dictionary's last 32 KB only.
+MAX_DICTIONARY_BYTES = 32 * 1024
+MAX_ROUNDS = 8
+RANDOM_PARTS = [
+    (re.compile(rb'"token_hash":"[0-9a-f]{64}"'), b'"token_hash":""'),
+    (re.compile(rb'"code":"[A-Z]{8}"'), b'"code":""'),
+]
+OUT = Path(__file__).resolve().parent.parent / "functions" / "room_service" / "domain"
+
+
+def written_rooms() -> list[bytes]:
+    """The JSON of every room the seeded games write, in order."""
+    rooms: list[bytes] = []
+    stored_room = memory.stored_room
+
+    def keep(room):
+        rooms.append(room_json(room).encode())
+        return stored_room(room)
+
+    for seed in SEEDS:
+        deal = SimpleNamespace(randbits=lambda bits, seed=seed: 7919 * (seed + 1))
+        with mock.patch.object(memory, "stored_room", keep), \
+                mock.patch.object(game_handlers, "secrets", deal):  # fmt: skip
+            for game, players in TABLES:
+                names = NAMES[:players]
+                harness = Harness()
+                harness.table(names, game=game)
+                harness.send(names[0], action="start")
+                harness.play_with_bots(names, seed=seed)
+    return rooms
+
+
+def compressed_size(data: bytes, dictionary: bytes) -> int:
+    compressor = zlib.compressobj(9, zdict=dictionary) if dictionary else zlib.compressobj(9)
+    return len(compressor.compress(data) + compressor.flush())
+
+
+def dictionary_of(rooms: list[bytes]) -> bytes:
+    offered = [_without_random_parts(room) for room in rooms[::OFFERED_EVERY]]
+    judged = rooms[::JUDGED_EVERY]
+    dictionary = b""
+    best = sum(compressed_size(room, dictionary) for room in judged)
+    for _ in range(MAX_ROUNDS):
+        total, picked = min(
+            (sum(compressed_size(room, (dictionary + offer)[-MAX_DICTIONARY_BYTES:])
+                 for room in judged), offer)
+            for offer in offered
+        )  # fmt: skip
+        if total >= best:
+            break
+        best, dictionary = total, (dictionary + picked)[-MAX_DICTIONARY_BYTES:]
+    return dictionary
+
+
+def _without_random_parts(room: bytes) -> bytes:
+    for pattern, replacement in RANDOM_PARTS:
+        room = pattern.sub(replacement, room)
+    return room
+
+
+def module_text(number: int, dictionary: bytes) -> str:
+    """The dictionary's module: the bytes zlib-compressed, in base64 (a sixth of the size,
+    and no editor or formatter can touch a byte of them unseen)."""
+    packed = base64.b64encode(zlib.compress(dictionary, 9)).decode()
+    lines = "\n".join(f'        "{packed[i : i + 88]}"' for i in range(0, len(packed), 88))
+    return (
+        f'"""Preset dictionary {number} for stored rooms ({len(dictionary)} bytes of room JSON,\n'
+        f"adler32 {zlib.adler32(dictionary):#010x}), generated by bench/make_room_dictionary.py.\n"
+        f"Never edit or regenerate it: rooms stored with it name it by that adler32\n"
+        f'(room.ROOM_DICTIONARIES). Read it: print(DICTIONARY.decode())."""\n'
+        f"\nimport base64\nimport zlib\n\n"
+        f"DICTIONARY = zlib.decompress(\n    base64.b64decode(\n{lines}\n    )\n)\n"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("number", type=int, help="the dictionary's number (its module)")
+    parser.add_argument("--check", action="store_true",
+                        help="rebuild it and compare with the module as checked in")  # fmt: skip
+    args = parser.parse_args()
+    path = OUT / f"room_dictionary_{args.number}.py"
+    dictionary = dictionary_of(written_rooms())
+    if args.check:  # the bytes, not the module's text: another zlib may pack them otherwise
+        module = importlib.import_module(f"functions.room_service.domain.{path.stem}")
+        same = dictionary == module.DICTIONARY
+        print(f"{path.name}: {'reproduced' if same else 'DIFFERS from the rebuilt dictionary'}")
+        sys.exit(0 if same else 1)
+    if path.exists():
+        sys.exit(f"{path} exists: a dictionary in use is never replaced (take the next number)")
+    path.write_text(module_text(args.number, dictionary))
+    print(f"wrote {path} ({len(dictionary)} bytes, adler32 {zlib.adler32(dictionary):#010x})")
+
+
+if __name__ == "__main__":
+    main()
