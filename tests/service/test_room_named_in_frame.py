@@ -98,3 +98,61 @@ def test_a_phone_with_no_seat_naming_a_room_is_told_to_join_first():
     assert h.error("stranger")["code"] == "no_room"
     h.service.message("stranger", json.dumps({"action": "ping", "room": h.code}))
     assert h.messages("stranger")[-1]["type"] == "pong"
+
+
+def test_a_named_room_whose_read_fails_is_only_a_lost_hint():
+    """Whatever reading the named room meets (a fault, an item this code cannot read), the
+    frame is played in the binding's room, and the count's answer is still awaited."""
+    h = _table_with(MemoryConnections())
+    h.send("Ann", action="start")
+    h.send("Zed", action="create_room", name="Zed")
+    other = h.pusher.last("Zed", "joined")["room"]
+    reads = h.store.read
+
+    def read(code):
+        if code == other:
+            raise RuntimeError("an item this code cannot read")
+        return reads(code)
+
+    h.store.read = read
+    h.send("Bo", action="ready", room=other)
+    assert h.error("Bo") is None and "Bo" not in waiting_for(h.room().state)
+    assert h.metrics.counts.get("RoomHintReadsFailed") == 1
+
+
+def test_a_name_no_room_code_could_have_is_not_read():
+    h = _table_with(MemoryConnections())
+    h.send("Ann", action="start")
+    codes = []
+    reads = h.store.read
+    h.store.read = lambda code: codes.append(code) or reads(code)
+    h.send("Bo", action="ready", room="----")  # four characters, no letter of a code
+    h.send("Cy", action="ready", room="IIIIIIII")  # I is not in the codes' alphabet
+    assert codes == [h.code, h.code], "only the binding's room was read"
+    assert "Bo" not in waiting_for(h.room().state) and "Cy" not in waiting_for(h.room().state)
+
+
+class ConnectionsWhoseRestartFails(MemoryConnections):
+    """Hands every message a window restart to make later, and that write fails."""
+
+    def arrive(self, connection_id, now, defer=None):
+        def restart():
+            raise ConnectionError("the restart write failed")
+
+        if defer is not None:
+            defer(restart)
+        return super().arrive(connection_id, now, defer)
+
+
+def test_a_write_made_later_that_fails_is_counted_not_raised():
+    connections = MemoryConnections()
+    h = _table_with(connections)
+    failing = ConnectionsWhoseRestartFails()
+    failing.__dict__.update(connections.__dict__)
+    h.service.admission.connections = failing
+    h.send("Ann", action="start")
+    h.send("Bo", action="ready")
+    assert h.error("Bo") is None and "Bo" not in waiting_for(h.room().state)
+    h.send("Cy", action="kick", target="Bo")  # refused: its error frame is still sent
+    assert h.error("Cy")["code"] == "host_only"
+    assert h.metrics.counts.get("DeferredWritesFailed") == 3

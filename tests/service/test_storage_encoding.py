@@ -2,6 +2,8 @@
 and that items written before (no dictionary, whole Submission JSON) still load."""
 
 import zlib
+from types import SimpleNamespace
+from unittest import mock
 
 import pytest
 
@@ -25,6 +27,7 @@ from functions.room_service.domain.room import (
     stored_room,
     stored_submission,
 )
+from functions.room_service.service import game_handlers
 from tests.support.service_harness import Harness
 
 CATS = [f"Cat{i}" for i in range(1, 13)]
@@ -35,9 +38,13 @@ def game_room() -> Room:
     """A 12-cat Catch the Witch room some days into its game."""
     h = Harness()
     h.table(CATS)
-    h.send(CATS[0], action="start")
+    same_deal = SimpleNamespace(randbits=lambda bits: 7919)  # a deal that lasts to day 3
+    with mock.patch.object(game_handlers, "secrets", same_deal):
+        h.send(CATS[0], action="start")
     h.play_with_bots(CATS, seed=5, until=lambda view: view.get("day", 0) >= 3)
-    return h.room()
+    room = h.room()
+    assert room.state is not None and room.state.day >= 3, "the game is still on"
+    return room
 
 
 def _room_item(body: bytes) -> dict:

@@ -179,6 +179,11 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def could_be_code(code: str) -> bool:
+    """Whether ``code`` (normalised) is one ``new_code`` could have made."""
+    return len(code) == CODE_LENGTH and all(letter in CODE_ALPHABET for letter in code)
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 

@@ -9,6 +9,7 @@ Nothing below calls back up: what a gone phone means for its seat is decided her
 unit of work of its own. No AWS imports here: the outside world is behind the ports.
 """
 
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from ..domain.room import (
     Room,
     Seat,
     address_key,
+    could_be_code,
     hash_token,
     new_code,
     new_token,
@@ -65,6 +67,7 @@ from .lobby_handlers import LobbyHandlers
 from .unit_of_work import Busy, Loaded, NoSuchRoom, UnitOfWork
 
 MAX_CODE_ATTEMPTS = 20
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -175,17 +178,27 @@ class RoomService(LobbyHandlers, GameHandlers):
         The message is counted on the connection's item while the room it names is read,
         and a write that can wait (a rate window's restart) is made while it is answered
         (issue 16: the phone waits for one round trip before its move's write, not three)."""
+        later: list[Future] = []
         with ThreadPoolExecutor(1) as alongside:
-            later: list[Future] = []
-            binding, loaded = self._arrive_reading(
-                connection_id, command.room, alongside,
-                defer=lambda write: later.append(alongside.submit(write)),
-            )  # fmt: skip
             try:
+                binding, loaded = self._arrive_reading(
+                    connection_id, command.room, alongside,
+                    defer=lambda write: later.append(alongside.submit(write)),
+                )  # fmt: skip
                 self._act_as_seat(connection_id, command, binding, loaded)
             finally:
-                for write in later:
-                    write.result()  # a write that failed still fails the request
+                self._settle(later)
+
+    def _settle(self, later: list[Future]) -> None:
+        """Wait for the writes made while the message was answered. One that failed is
+        counted and logged, not raised: the message's own outcome stands (a lost window
+        restart leaves the window's base as it was, as a failed restart always did)."""
+        for write in later:
+            try:
+                write.result()
+            except Exception:
+                self.metrics.count("DeferredWritesFailed")
+                logger.exception("a write made while a message was answered failed")
 
     def _act_as_seat(self, connection_id: str, command: Any, binding: Binding | None,
                      loaded: Loaded | None) -> None:  # fmt: skip
@@ -226,15 +239,20 @@ class RoomService(LobbyHandlers, GameHandlers):
         and, read at the same time, the room the phone named: one round trip for both
         (issue 16). The read counts only if it is the binding's room; the binding alone
         says which seat speaks, so naming another room reads it for nothing."""
-        if not named:
+        code = normalise_code(named) if named else None
+        if not code or not could_be_code(code):  # no room, or none the server made: no read
             return self.admission.arrive(connection_id, defer), None
-        code = normalise_code(named)
         arriving = alongside.submit(self.admission.arrive, connection_id, defer)
+        loaded = None
         try:
             loaded = self.unit_of_work.load(code)
         except NoSuchRoom:
-            loaded = None  # the binding's room, if it is this one, is read again and
-            # refused there as before
+            pass  # the binding's room, if it is this one, is read again and refused there
+        except Exception:
+            # Only a hint: whatever its read met, the binding's room is read again (and a
+            # fault of that room is met there); the count's answer is still awaited.
+            self.metrics.count("RoomHintReadsFailed")
+            logger.exception("reading the room a frame named failed")
         binding = arriving.result()  # RateLimited is raised here, before any write
         if binding is None or binding.room != code:
             return binding, None
