@@ -273,7 +273,9 @@ def test_after_a_game_to_the_lobby_a_latecomer_joins_and_the_host_plays_again(st
     expect(page.locator("#start")).to_have_text("Play again")
     assert page.locator("#start").bounding_box()["y"] < 640  # in reach, no scrolling
     page.get_by_label("Mark a phone Away after 60 s offline").uncheck()
-    _eventually(page, lambda: sent[-1] == {"action": "room_options", "auto_away": False})
+    # Every frame of a seated phone names its room (issue 16).
+    _eventually(page, lambda: sent[-1] == {"action": "room_options", "auto_away": False,
+                                           "room": "ABCDEFGH"})  # fmt: skip
 
     sockets[0].send(frame(_lobby(["Zoe", "Bo", "Cy", "Di", "Kit"], LAST_RESULT)))  # a latecomer
     expect(page.locator(".seats li")).to_have_count(5)
@@ -283,4 +285,4 @@ def test_after_a_game_to_the_lobby_a_latecomer_joins_and_the_host_plays_again(st
     expect(main).to_have_attribute("data-phase", "game_over")
     page.get_by_role("button", name="To the lobby").click()
     page.locator("#start").click()
-    _eventually(page, lambda: sent[-1] == {"action": "start"})
+    _eventually(page, lambda: sent[-1] == {"action": "start", "room": "ABCDEFGH"})
