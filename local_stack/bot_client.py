@@ -18,6 +18,7 @@ import aiohttp
 
 from engine.games import game_of
 from engine.rng import Rng
+from functions.room_service.service.commands import ROOMLESS_ACTIONS
 
 BOT_NAMES = ["Mochi", "Tofu", "Biscuit", "Pumpkin", "Luna", "Miso", "Pepper", "Nori",
              "Sesame", "Ginger", "Olive", "Clover"]  # fmt: skip
@@ -93,8 +94,7 @@ class BotClient:
             await self._session.close()
 
     async def send(self, message: dict[str, Any]) -> None:
-        if self.room and message["action"] not in ("create_room", "join"):
-            message = {**message, "room": self.room}  # as a phone names its room (issue 16)
+        message = self._framed(message)
         self.sent.append(message)
         self.timeline.append((time.monotonic(), "sent", message))
         try:
@@ -108,11 +108,15 @@ class BotClient:
         """A game move made on the view this bot shows: it names that view's step."""
         await self.send({"action": action, **fields, "step": self.game()["step"]})
 
+    def _framed(self, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` as a seated phone frames it: naming its room (issue 16)."""
+        if self.room and message["action"] not in ROOMLESS_ACTIONS:
+            return {**message, "room": self.room}
+        return message
+
     def ping(self) -> dict[str, Any]:
-        """A ping naming the view this bot shows (the view comes back only if it changed)
-        and, as every frame of a seated phone, its room."""
-        ping = {"action": "ping", "rev": self.rev} if self.rev else {"action": "ping"}
-        return {**ping, "room": self.room} if self.room else ping
+        """A ping naming the view this bot shows (the view comes back only if it changed)."""
+        return {"action": "ping", "rev": self.rev} if self.rev else {"action": "ping"}
 
     async def _heartbeat(self, socket) -> None:
         last = time.monotonic()
@@ -123,7 +127,7 @@ class BotClient:
             if time.monotonic() - last >= self.heartbeat and not socket.closed:
                 last = time.monotonic()
                 with contextlib.suppress(aiohttp.ClientError, ConnectionError):
-                    await socket.send_str(json.dumps(self.ping()))
+                    await socket.send_str(json.dumps(self._framed(self.ping())))
 
     async def _read(self, socket) -> None:
         try:

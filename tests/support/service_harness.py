@@ -12,7 +12,7 @@ from functions.room_service.adapters.memory import (
     MemoryRoomStore,
     MemoryTimers,
 )
-from functions.room_service.service.commands import GAME_ACTIONS
+from functions.room_service.service.commands import GAME_ACTIONS, ROOMLESS_ACTIONS
 from functions.room_service.service.room_service import Ports, RoomService
 
 
@@ -22,10 +22,6 @@ def on_step(message: dict[str, Any], view: dict[str, Any] | None) -> dict[str, A
     if message.get("action") in GAME_ACTIONS and "step" not in message and view:
         return {**message, "step": view.get("step")}
     return message
-
-
-#: The frames a phone sends before it has a room (it names the room to join in ``room``).
-ROOMLESS_ACTIONS = ("create_room", "join")
 
 
 def as_a_phone_sends(message: dict[str, Any], view: dict[str, Any] | None,

@@ -153,6 +153,9 @@ RoomAction = Annotated[
 ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "hand_over",
                 "start", "rematch", "room_options", "ping")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
+#: The frames of a phone with no room yet: every other frame may name its room (issue 16,
+#: ``_SeatMessage.room``); ``join`` names the room it asks for.
+ROOMLESS_ACTIONS = ("create_room", "join")
 
 
 def move_types() -> frozenset[str]:

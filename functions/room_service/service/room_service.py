@@ -239,8 +239,8 @@ class RoomService(LobbyHandlers, GameHandlers):
         and, read at the same time, the room the phone named: one round trip for both
         (issue 16). The read counts only if it is the binding's room; the binding alone
         says which seat speaks, so naming another room reads it for nothing."""
-        code = normalise_code(named) if named else None
-        if not code or not could_be_code(code):  # no room, or none the server made: no read
+        code = normalise_code(named or "")
+        if not could_be_code(code):  # no room named, or none the server made: no read
             return self.admission.arrive(connection_id, defer), None
         arriving = alongside.submit(self.admission.arrive, connection_id, defer)
         loaded = None
