@@ -32,6 +32,10 @@ CONTENT_TYPES = {
 NOT_SERVED = {".md"}
 #: The configuration the client fetches (frontend/js/app.js).
 CONFIG = "config.json"
+#: Pages also served at a path without ``.html`` (issue 15: ``/table?room=CODE``): S3 and
+#: CloudFront map no extensionless path to a file, so the page is uploaded under that key
+#: too, as text/html. Its relative references resolve as from ``table.html`` (same folder).
+PAGE_ALIASES = {"table.html": "table"}
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,8 @@ def uploads(websocket_url: str, root: Path = FRONTEND) -> list[Upload]:
     for relative in sorted(set(files) - set(assets)):
         page = _versioned_page(files[relative].decode(), set(assets), prefix).encode()
         found.append(Upload(relative, page, _content_type(relative), NO_CACHE))
+        if relative in PAGE_ALIASES:
+            found.append(Upload(PAGE_ALIASES[relative], page, _content_type(relative), NO_CACHE))
     config = json.dumps({"websocket_url": websocket_url}).encode()
     found.append(Upload(CONFIG, config, _content_type(CONFIG), NO_CACHE))
     return found

@@ -48,6 +48,7 @@ def websocket_event(route: str, event_type: str, connection: str, body: dict | s
 MESSAGES = {
     "create_room": {"action": "create_room", "name": "Ann", "settings": {"discussion_limit": 120}},
     "join": {"action": "join", "room": "ABCD", "name": "Bo"},
+    "watch": {"action": "watch", "room": "ABCD"},
     "leave": {"action": "leave"},
     "settings": {"action": "settings", "settings": {"discussion_limit": 90, "reveal_role_on_exile": True}},
     "reorder": {"action": "reorder", "order": ["Bo", "Ann", "Cy", "Di"]},

@@ -148,6 +148,8 @@ class Gateway:
         app.router.add_delete(manage, self.delete_connection)
         app.router.add_get("/config.json", self.config)
         app.router.add_get("/", self.index)
+        # The table screen; deployed, the object "table" (deploy/frontend.py PAGE_ALIASES).
+        app.router.add_get("/table", self.table)
         if self.frontend.is_dir():
             app.router.add_static("/", self.frontend)
         app.on_shutdown.append(lambda app: self.close_all())
@@ -356,7 +358,14 @@ class Gateway:
         return web.json_response({"websocket_url": f"{scheme}://{request.host}/{self.stage}"})
 
     async def index(self, request: web.Request) -> web.StreamResponse:
-        page = self.frontend / "index.html"
+        return self._page("index.html")
+
+    async def table(self, request: web.Request) -> web.StreamResponse:
+        """The table screen (issue 15) at ``/table``, as the deployed site serves it."""
+        return self._page("table.html")
+
+    def _page(self, name: str) -> web.StreamResponse:
+        page = self.frontend / name
         if page.is_file():
             return web.FileResponse(page)
-        return web.Response(text="The local stack is running; frontend/index.html is missing.")
+        return web.Response(text=f"The local stack is running; frontend/{name} is missing.")

@@ -52,6 +52,7 @@ export function lobbyScreen(v, game, ctx) {
         h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, shown),
         h("p", { class: "link" }, h("a", { href: link }, link))),
       joinQr(link)),
+    tableScreen(v),
     h("div", { class: "panel" }, h("h2", {}, seatsHeading(v, game)), h("ul", { class: "seats" }, ...seats)),
     host ? game.lobbySettings(v, ctx) : game.settingsSummary(v, ctx),
     roomOptions(v, ctx, host),
@@ -107,11 +108,21 @@ function roomOptions(v, ctx, host) {
   return h("div", { class: "panel" }, h("label", { for: "auto-away", class: "check" }, box, " ", t("auto_away")));
 }
 
-function joinQr(link) {
+// Issue 15: the table screen's link and QR, folded away (the lobby stays compact): anyone
+// may open it on a TV or a laptop; it takes no seat (table.html).
+function tableScreen(v) {
+  const link = new URL(`table?room=${v.room}`, location.href).href;
+  return panel("table-screen", `📺 ${t("table_title")}`,
+    h("p", {}, t("table_link")),
+    h("p", { class: "link" }, h("a", { href: link, target: "_blank", rel: "noopener" }, link)),
+    joinQr(link, t("table_qr_label")));
+}
+
+function joinQr(link, label = t("qr_label")) {
   const code = qrcode(0, "M");
   code.addData(link);
   code.make();
-  const box = h("div", { class: "qr", role: "img", "aria-label": t("qr_label") });
+  const box = h("div", { class: "qr", role: "img", "aria-label": label });
   box.innerHTML = code.createSvgTag({ cellSize: 5, margin: 4, scalable: true }); // our own link only
   return box;
 }

@@ -18,7 +18,14 @@ from functions.room_service.adapters.memory import (
 from functions.room_service.adapters.ports import Connections, RoomStore, Timers
 from functions.room_service.adapters.ratelimit import CONNECTION_WINDOWS
 from functions.room_service.adapters.sqs import SqsTimers
-from functions.room_service.domain.room import Binding, Room, Seat, Submission, hash_token
+from functions.room_service.domain.room import (
+    Binding,
+    Room,
+    Seat,
+    Submission,
+    hash_token,
+    watcher_binding,
+)
 from functions.room_service.service.commands import (
     AwayCheckTimer,
     DeadlineTimer,
@@ -239,6 +246,20 @@ def test_save_fails_whole_if_an_absent_submission_exists(adapters):
 
 
 # -- connections ----------------------------------------------------------------------------------
+def test_a_table_screen_s_binding_and_watchers_are_kept_as_bound(adapters):
+    """Issue 15: a watcher's binding names no seat and no token (empty strings, which
+    DynamoDB keeps for attributes that are not keys); the room keeps its watchers."""
+    connections = adapters.connections
+    connections.bind("tv", watcher_binding(CODE))
+    found = connections.lookup("tv")
+    assert found == watcher_binding(CODE) and found.watching
+    assert connections.arrive("tv", 1_800_000_000.0)[0].watching
+    room = a_room()
+    room.watchers = ["tv"]
+    assert adapters.store.create(room)
+    assert adapters.store.load(CODE).watchers == ["tv"]
+
+
 def test_bind_lookup_unbind(adapters):
     connections = adapters.connections
     binding = Binding(CODE, "Bo", hash_token("Bo"))

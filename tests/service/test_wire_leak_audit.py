@@ -13,6 +13,11 @@ For each pushed message to seat P, with the room as it was at that push:
 - the text of the message holds no other seat's token, no token hash, and not the game's
   RNG state; P's own token appears only in the ``joined`` message P asked for.
 
+A table screen (issue 15: ``watch``, no seat) watches every audited game from the lobby
+on: each view it is pushed is exactly ``public_view(room)`` (the game's table view plus
+the room facts, or the lobby's public part), holds no ``me``, no role before the end, no
+token, and the table view passes the same non-interference audit for the public viewer.
+
 `LEAK_AUDIT_GAMES` scales the number of games per table size (default 2).
 """
 
@@ -26,11 +31,13 @@ import pytest
 from engine.burn_the_witch import new_game
 from functions.room_service.adapters.memory import MemoryPusher
 from functions.room_service.service import game_handlers, replies
-from functions.room_service.service.replies import view_for
+from functions.room_service.service.replies import public_view, view_for
 from tests.support.leaks import assert_no_leak_in
 from tests.support.service_harness import Harness
 
 GAMES = int(os.environ.get("LEAK_AUDIT_GAMES", "2"))
+#: The table screen's connection: no seat is named so.
+TABLE_SCREEN = "table-screen"
 #: One view in this many, drawn at random, gets the (slower) non-interference audit. Drawn,
 #: not every n-th: with n seats every n-th view would be the same seat's.
 SCRAMBLE_EVERY = 7
@@ -85,6 +92,7 @@ def _audit_game(game: str, count: int, seed: int, settings: dict, deal: int | No
     pusher.harness = h
     names = [f"Cat{i}" for i in range(1, count + 1)]
     h.table(names, game=game, settings=settings)
+    h.service.message(TABLE_SCREEN, json.dumps({"action": "watch", "room": h.code}))
     if deal is None:
         h.send(names[0], action="start")
     else:
@@ -98,6 +106,9 @@ def _audit_game(game: str, count: int, seed: int, settings: dict, deal: int | No
     for connection_id, message, room in pusher.log:
         player = connection_id  # the harness's phones are named after their seats
         text = json.dumps(message)
+        if connection_id == TABLE_SCREEN:
+            views += _audit_table_screen(message, text, room, h.tokens, hashes, rng)
+            continue
         for other, token in h.tokens.items():
             if other != player or message["type"] != "joined":
                 assert token not in text, (player, "token of", other, message["type"])
@@ -111,6 +122,26 @@ def _audit_game(game: str, count: int, seed: int, settings: dict, deal: int | No
         if room.state is not None and rng.randrange(SCRAMBLE_EVERY) == 0:
             assert_no_leak_in(room.game, room.state, player, rng)
     return views
+
+
+def _audit_table_screen(message, text, room, tokens, hashes, rng) -> int:
+    """One message to the table screen: no token, no hash; a view is the public view of
+    the room as it stood, with nobody's private part and no role before the end."""
+    assert not any(token in text for token in tokens.values()), "a token to the table screen"
+    assert not any(digest in text for digest in hashes), "a token hash to the table screen"
+    assert message["type"] == "view", message
+    view = message["view"]
+    assert view == public_view(room), "the table screen's view differs"
+    assert view.get("me") is None and view.get("you") is None
+    if room.state is None:
+        return 1
+    assert str(room.state.rng) not in text, "the RNG state to the table screen"
+    if not room.rules.is_over(room.state):  # only an exiled cat's, if the room reveals it
+        shown = [p for p in view["players"] if "role" in p]
+        assert all(p.get("form") == "exiled" for p in shown), "a role before the end"
+    if rng.randrange(SCRAMBLE_EVERY) == 0:
+        assert_no_leak_in(room.game, room.state, None, rng)
+    return 1
 
 
 @pytest.mark.parametrize(
@@ -167,6 +198,29 @@ def _burn_the_witch_private(leak):
     return plant
 
 
+def _table_screen_sees(secrets_of):
+    """The service adds ``secrets_of(state)`` to each view it sends the table screen."""
+    real = replies.public_view
+
+    def leaky(room):
+        view = real(room)
+        if room.state is not None:
+            view["debug"] = secrets_of(room.state)
+        return view
+
+    return lambda mp: mp.setattr(replies, "public_view", leaky)
+
+
+def _public_roles(mp):
+    """The engine's public table view shows every role (the table screen's view then agrees
+    with public_view: the role check and the non-interference audit must tell)."""
+    from engine.catch_the_witch import views
+
+    known = views._known_role
+    mp.setattr(views, "_known_role",
+               lambda s, cat, me, over: cat.role if me is None else known(s, cat, me, over))  # fmt: skip
+
+
 #: A deal for Cat1–Cat7 with a coven whose game, played by the harness's bots (seed 1), has
 #: a Trial by Fire (found by trying deals: see ``coven_deal``).
 PLANTED_DEAL = 8
@@ -179,6 +233,12 @@ PLANTS = {
     # the engine shows every role to everyone (the views then agree with view_for)
     "ctw-engine-roles": (CTW, lambda mp: mp.setattr(
         "engine.catch_the_witch.views._known_role", lambda s, cat, me, over: cat.role)),
+    # the table screen is sent every role, by the service or by the engine's table view
+    "ctw-table-screen-roles": (CTW, _table_screen_sees(
+        lambda state: {cat.name: cat.role.value for cat in state.players})),
+    "ctw-engine-public-roles": (CTW, _public_roles),
+    "btw-table-screen-identities": (BTW, _table_screen_sees(lambda state: {
+        v.name: v.identity for p in state.players for v in p.villagers})),
     # a joining phone is also given the tokens handed out before
     "ctw-other-tokens": (CTW, _joined_with_earlier_tokens),
     "btw-other-tokens": (BTW, _joined_with_earlier_tokens),

@@ -38,6 +38,9 @@ LOBBY_SEAT_GRACE_SECONDS = 120
 KICK_BAN_SECONDS = 600
 #: At most this many bans kept in a room (expired ones are dropped first, then the oldest).
 MAX_BANS = 24
+#: [design] At most this many table screens (``watch``) per room: a TV and a laptop or two.
+#: Each is pushed the public view on every change, so the cap bounds what a room costs.
+MAX_WATCHERS = 4
 
 
 class Seat(BaseModel):
@@ -94,6 +97,9 @@ class Room(BaseModel):
     #: in moves and timed as ``steps_before + k`` (``room_step``), so no move or timer of
     #: one game names a step of the next, whoever is seated in it.
     steps_before: int = 0
+    #: The connections watching as table screens (``watch``; at most MAX_WATCHERS): no
+    #: seat, no token; pushed the public view (replies.public_view) when it changes.
+    watchers: list[str] = Field(default_factory=list)
     #: Not stored: the current step's pending moves by seat, as merged in at load
     #: (``UnitOfWork.load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)
@@ -173,6 +179,20 @@ class Binding(NamedTuple):
 
     def holds(self, seat: Seat | None) -> bool:
         return seat is not None and secrets.compare_digest(seat.token_hash, self.token_hash)
+
+    @property
+    def watching(self) -> bool:
+        """A table screen's binding (``watcher_binding``): no seat, no token."""
+        return self.seat == WATCHER_SEAT
+
+
+#: The seat of a table screen's binding: no seat has it (names.clean_name refuses it).
+WATCHER_SEAT = ""
+
+
+def watcher_binding(code: str) -> Binding:
+    """A connection watching room ``code`` as a table screen: it speaks for no seat."""
+    return Binding(code, WATCHER_SEAT, "")
 
 
 def new_code() -> str:

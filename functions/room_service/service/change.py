@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from engine.effects import Effect
 
 from ..domain.room import Room
+from . import replies
 from .commands import TimerMessage
 
 
@@ -49,6 +50,8 @@ class Change:
     #: Answer a ping (or a repeated move) after the write: with the seat's view if the
     #: phone's is another.
     pong: Pong | None = None
+    #: A table screen that began watching: sent the public view whether it changed or not.
+    watcher: str | None = None
 
 
 def no_change() -> Change:
@@ -63,11 +66,14 @@ class Seen:
     state: BaseModel | None
     connected: dict[str, bool]
     host: str
+    #: The public view the room's table screens had (None: the room had none watching).
+    public: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, room: Room) -> "Seen":
         connected = {seat.name: seat.connection is not None for seat in room.seats}
-        return cls(room.state, connected, room.host)
+        public = replies.public_view(room) if room.watchers else None
+        return cls(room.state, connected, room.host, public)
 
     def game_views(self, room: Room, views: dict[str, dict] | None) -> dict[str, dict] | None:
         """The game views the phones had, to compare with ``views`` (``room``'s); None when

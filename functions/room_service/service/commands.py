@@ -82,6 +82,13 @@ class Join(_Message):
     name: NewName
 
 
+class Watch(_Message):
+    """A table screen (issue 15): the connection watches the room, seatless and read-only."""
+
+    action: Literal["watch"]
+    room: RoomCode
+
+
 class Leave(_SeatMessage):
     action: Literal["leave"]
 
@@ -139,6 +146,7 @@ class Ping(_SeatMessage):
 RoomAction = Annotated[
     CreateRoom
     | Join
+    | Watch
     | Leave
     | ChangeSettings
     | Reorder
@@ -150,12 +158,12 @@ RoomAction = Annotated[
     | Ping,
     Field(discriminator="action"),
 ]
-ROOM_ACTIONS = ("create_room", "join", "leave", "settings", "reorder", "kick", "hand_over",
+ROOM_ACTIONS = ("create_room", "join", "watch", "leave", "settings", "reorder", "kick", "hand_over",
                 "start", "rematch", "room_options", "ping")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 #: The frames of a phone with no room yet: every other frame may name its room (issue 16,
-#: ``_SeatMessage.room``); ``join`` names the room it asks for.
-ROOMLESS_ACTIONS = ("create_room", "join")
+#: ``_SeatMessage.room``); ``join`` and ``watch`` name the room they ask for.
+ROOMLESS_ACTIONS = ("create_room", "join", "watch")
 
 
 def move_types() -> frozenset[str]:

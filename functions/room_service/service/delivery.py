@@ -51,7 +51,26 @@ class Delivery:
                     replies.PONG if pong.answer else None)  # fmt: skip
                 if answer is not None:
                     gone += self.pusher.push([(pong.connection_id, answer)])
-        return gone
+        return gone + self._push_watchers(commit)
+
+    def _push_watchers(self, commit: Commit) -> list[str]:
+        """The room's public view to its table screens, only when it changed (a witch's
+        secret move leaves it as it was: nothing is sent, so the table screen's traffic
+        tells nothing either), or changed only in the game's ``progress_fields`` (as for
+        the phones); a table screen that just began watching gets it anyway."""
+        room, seen = commit.room, commit.seen
+        if not room.watchers:
+            return []
+        view = replies.public_view(room)
+        had = seen.public if seen else None
+        if had is None or not replies.same_but_progress(had, view, room.rules.progress_fields):
+            targets = list(room.watchers)
+        elif commit.change.watcher in room.watchers:
+            targets = [commit.change.watcher]
+        else:
+            return []
+        message = replies.view_message(commit.seq, view)
+        return self.pusher.push([(watcher, message) for watcher in targets])
 
     def send(self, connection_id: str, message: dict[str, Any]) -> list[str]:
         """One message to one phone; the connection if it was found gone."""

@@ -113,13 +113,17 @@ class LobbyHandlers:
         return change
 
     def connections_gone(self, room: Room, gone: list[str]) -> Change:
-        """Pushes found these connections gone (410): their seats are disconnected, as by
-        ``$disconnect`` (which may never come)."""
+        """Pushes found these connections gone (410): their seats are disconnected, and
+        table screens among them stop watching, as by ``$disconnect`` (which may never come)."""
         touched = [seat for seat in room.seats if seat.connection in gone]
         for seat in touched:
             seat.connection, seat.disconnected_at = None, self.clock()
-        if not touched:
+        watching = [watcher for watcher in room.watchers if watcher not in gone]
+        if not touched and watching == room.watchers:
             return no_change()
+        room.watchers = watching  # table screens found gone stop watching
+        if not touched:
+            return Change(push_views=False)
         # In a game every phone is told (the host marks Away by who is offline); the
         # pushes may find more phones gone, each found once, so this ends.
         return Change(push_views=room.started, timers=away_checks(room, touched, self.clock()))

@@ -94,6 +94,33 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
     return view
 
 
+def public_view(room: Room) -> dict[str, Any]:
+    """What a table screen (``watch``) sees: only what the whole table may see. In the
+    lobby the code, the game, the host, the seats and the last game's result (the public
+    table view of its end); in a game the game's ``table_view`` (no ``me``, no roles before
+    the end) with the room facts every phone has."""
+    connected = {seat.name: seat.connection is not None for seat in room.seats}
+    if room.state is None:
+        return {
+            "phase": "lobby",
+            "watching": True,
+            "game": room.game,
+            "room": room.code,
+            "host": room.host,
+            "seats": [
+                {"name": s.name, "seat": i, "connected": connected[s.name]}
+                for i, s in enumerate(room.seats, 1)
+            ],
+            "last_result": room.last_result,
+        }
+    view = dict(room.rules.table_view(room.state))
+    view["watching"] = True
+    view["room"] = room.code
+    view["step"] = room.room_step(view["step"])
+    view["connected"] = connected
+    return view
+
+
 def _problem(problem: GameError | None) -> dict[str, Any] | None:
     """Why the game cannot start yet, as the phones word it: the code and params of the
     refusal a start would get (never the English message)."""

@@ -29,6 +29,7 @@ from ..adapters.ratelimit import (
 from ..domain import lobby
 from ..domain.lobby import CannotJoin
 from ..domain.room import (
+    MAX_WATCHERS,
     ROOM_TTL_SECONDS,
     Binding,
     Room,
@@ -39,10 +40,11 @@ from ..domain.room import (
     new_code,
     new_token,
     normalise_code,
+    watcher_binding,
 )
 from . import commands, replies
 from .admission import Admission, Refused, TooManyConnections, TooManyJoins, TooManyRooms
-from .change import Change, Commit
+from .change import Change, Commit, no_change
 from .commands import (
     AwayCheckTimer,
     ChangeSettings,
@@ -60,6 +62,7 @@ from .commands import (
     RoomOptions,
     SeatCheckTimer,
     Start,
+    Watch,
 )
 from .delivery import Delivery
 from .game_handlers import GameHandlers
@@ -132,7 +135,9 @@ class RoomService(LobbyHandlers, GameHandlers):
         """``$disconnect`` (best effort): free the seat's connection; start the host's grace."""
         where = self.ports.connections.lookup(connection_id)
         self.ports.connections.unbind(connection_id)
-        if where is not None:
+        if where is not None and where.watching:
+            self._server_event(where.room, lambda room: self.watcher_gone(room, connection_id))
+        elif where is not None:
             self._server_event(
                 where.room, lambda room: self.phone_gone(room, where.seat, connection_id)
             )
@@ -149,6 +154,8 @@ class RoomService(LobbyHandlers, GameHandlers):
                 self._create_room(connection_id, command, source_ip)
             elif isinstance(command, Join):
                 self._join(connection_id, command, source_ip)
+            elif isinstance(command, Watch):
+                self._watch(connection_id, command, source_ip)
             else:
                 self._as_seat(connection_id, command)
         except GameError as exc:
@@ -208,6 +215,9 @@ class RoomService(LobbyHandlers, GameHandlers):
                 return
             raise IllegalAction("Create or join a room first.", code="no_room")
         self.metrics.context(binding.room, binding.seat)
+        if binding.watching:
+            self._as_watcher(connection_id, command, binding, loaded)
+            return
         handler = self.seat_handlers[type(command)]
 
         def act(room: Room, may_take_seat: bool) -> Change:
@@ -289,7 +299,9 @@ class RoomService(LobbyHandlers, GameHandlers):
         created = Change(direct=[(connection_id, joined)])
         self._deliver(Commit(room, created, self.unit_of_work.stamp()))
 
-    def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
+    def _arrive_new(self, connection_id: str, source_ip: str | None) -> None:
+        """A join or a watch: counted on the connection (it must not be in a room yet) and
+        against its address's join attempts (both tell a stranger whether a code is a room)."""
         if self.admission.arrive(connection_id):
             raise IllegalAction("This connection is already in a room.", code="already_in_room")
         if self.admission.over(source_ip, "JOINS", 3600, JOIN_ATTEMPTS_PER_IP_PER_HOUR):
@@ -298,6 +310,9 @@ class RoomService(LobbyHandlers, GameHandlers):
                 f"{JOIN_ATTEMPTS_PER_IP_PER_HOUR} an hour. Try again later.",
                 params={"n": JOIN_ATTEMPTS_PER_IP_PER_HOUR},
             )
+
+    def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
+        self._arrive_new(connection_id, source_ip)
         token = new_token()
         token_hash = hash_token(token)
         code = normalise_code(msg.room)
@@ -324,6 +339,45 @@ class RoomService(LobbyHandlers, GameHandlers):
         except NoSuchRoom:  # the room vanished since that read
             raise CannotJoin() from None
         self.ports.connections.bind(connection_id, Binding(code, msg.name, token_hash))
+
+    # == table screens (issue 15) ==========================================================
+    def _watch(self, connection_id: str, msg: Watch, source_ip: str | None) -> None:
+        """A table screen: the connection watches the room with no seat and no token; it is
+        sent the public view now and whenever that changes (delivery._push_watchers)."""
+        self._arrive_new(connection_id, source_ip)
+        code = normalise_code(msg.room)
+
+        def watch(room: Room) -> Change:
+            if room.closed:
+                raise NoSuchRoom()
+            if connection_id not in room.watchers:
+                if len(room.watchers) >= MAX_WATCHERS:
+                    raise TooManyWatchers()
+                room.watchers.append(connection_id)
+            return Change(push_views=False, watcher=connection_id)
+
+        self._run(code, watch)  # no such room: NoSuchRoom, to this connection
+        self.ports.connections.bind(connection_id, watcher_binding(code))
+
+    def _as_watcher(self, connection_id: str, command: Any, binding: Binding,
+                    loaded: Loaded | None) -> None:  # fmt: skip
+        """A table screen's frame: a ping is answered (with the public view if the screen
+        shows another); anything else is refused: a table screen only watches."""
+        if not isinstance(command, Ping):
+            raise IllegalAction("A table screen only watches: it cannot act.", code="watch_only")
+        loaded = loaded or self.unit_of_work.load(binding.room)
+        if connection_id not in loaded.room.watchers:  # let go (its pushes found it gone)
+            self.ports.connections.unbind(connection_id)
+            raise NoSuchRoom()
+        view = replies.view_message(loaded.stamp, replies.public_view(loaded.room))
+        self._send(connection_id, view if view["rev"] != command.rev else replies.PONG)
+
+    def watcher_gone(self, room: Room, connection_id: str) -> Change:
+        """``$disconnect`` of a table screen: it stops watching."""
+        if connection_id not in room.watchers:
+            return no_change()
+        room.watchers.remove(connection_id)
+        return Change(push_views=False)
 
     # == running and delivering ==============================================================
     def _run(self, code: str, change_room: Callable[[Room], Change],
@@ -365,6 +419,14 @@ class RoomService(LobbyHandlers, GameHandlers):
         for connection_id in gone:
             self.ports.connections.unbind(connection_id)
         self._server_event(code, lambda room: self.connections_gone(room, gone))
+
+
+class TooManyWatchers(IllegalAction):
+    def __init__(self) -> None:
+        super().__init__(
+            f"This room has {MAX_WATCHERS} table screens already: close one first.",
+            code="too_many_watchers", params={"max": MAX_WATCHERS},
+        )  # fmt: skip
 
 
 class Unseated(IllegalAction):

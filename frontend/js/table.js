@@ -1,0 +1,138 @@
+// The table screen (issue 15): /table?room=CODE on a TV or a laptop (or a phone propped
+// up). It takes no seat: it sends `watch` and shows the room's public view in large type,
+// read-only: the lobby's seats, then each step with its countdown, the duck's announcement,
+// proposals and votes as they are revealed, the strip (cats, seals, curse), and the result.
+// It narrates each step (js/narration.js); the sound can be muted.
+import { h, clear } from "./dom.js";
+import { t, loadLanguage, currentLanguage, LANGUAGES } from "./i18n.js";
+import { Connection } from "./connection.js";
+import { gameOf } from "./games.js";
+import * as strip from "./strip.js";
+import { narrate, isMuted, setMuted } from "./narration.js";
+
+const params = new URLSearchParams(location.search);
+const room = (params.get("room") || "").replace(/[\s-]/g, "").toUpperCase();
+const statusBar = document.getElementById("status");
+const screen = document.getElementById("screen");
+const announce = document.getElementById("announce");
+const state = { view: null, seq: null, error: null, connection: "connecting", spokenStep: null };
+
+// What the game screens may use: nothing they send is ever sent (a table screen only watches).
+const ctx = { send: () => {}, render: () => render(), refresh: () => {}, strip, draft: {} };
+
+async function main() {
+  const wanted = params.get("lang");
+  await loadLanguage(wanted && LANGUAGES[wanted] ? wanted : undefined);
+  document.title = t("table_title");
+  if (!room) { render(); return; }
+  const config = await fetch("config.json").then((r) => r.json()).catch(() => ({}));
+  const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
+  const connection = new Connection(url, {
+    seat: () => null,
+    step: () => (state.view ? stepOf(state.view) : null),
+    onMessage,
+    onState: (now) => {
+      state.connection = now;
+      // Each new socket watches again: a watch is bound to its connection.
+      if (now === "open") connection.transmit({ action: "watch", room });
+      renderStatus();
+    },
+    onSeatRefused: () => {},
+    onSendFailed: () => {},
+  });
+  connection.open();
+  setInterval(renderStatus, 1000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) connection.wake(); });
+  render();
+}
+
+function onMessage(message) {
+  if (message.type === "view") {
+    state.view = message.view;
+    state.seq = message.seq;
+    state.error = null;
+    speakStep(state.view);
+  } else if (message.type === "error") {
+    if (message.code === "already_in_room") return; // this socket watches already
+    state.error = t("error_" + message.code, message.params || {});
+  } else return;
+  render();
+}
+
+// The step as the game keys it (the lobby, then a result kept there, count as steps too).
+function stepOf(v) {
+  if (v.phase === "lobby") return v.last_result ? "result" : "lobby";
+  const game = gameOf(v);
+  return game ? game.stepKey(v) : v.phase;
+}
+
+// One line per step change, from public facts of the step only (js/narration.js).
+function speakStep(v) {
+  const step = stepOf(v);
+  if (state.spokenStep === null || state.spokenStep === step) { state.spokenStep = step; return; }
+  state.spokenStep = step;
+  const line = narrationLine(v);
+  announce.textContent = line;
+  narrate(line, currentLanguage());
+}
+
+function narrationLine(v) {
+  if (v.phase === "lobby") return v.last_result ? t("narrate_game_over") : t("narrate_lobby");
+  if (v.game !== "catch_the_witch") return t("narrate_step");
+  if (v.phase === "morning") {
+    const wanted = ((v.today && v.today.required) || []).map((i) => t("ingredient_" + i)).join(", ");
+    return t("narrate_morning", { n: v.day, ingredients: wanted });
+  }
+  return t("narrate_" + v.phase);
+}
+
+function renderStatus() {
+  const v = state.view;
+  const game = v && v.phase !== "lobby" ? gameOf(v) : null;
+  const part = game ? game.strip(v, ctx) : { facts: [], cats: [] };
+  const muted = isMuted();
+  const sound = h("button", { class: "secondary sound", id: "sound", "aria-pressed": String(!muted),
+    onclick: () => { setMuted(!muted); renderStatus(); } }, muted ? `🔇 ${t("narration_off")}` : `🔊 ${t("narration_on")}`);
+  clear(statusBar);
+  statusBar.append(
+    h("div", { class: "facts" }, strip.connectionItem(state.connection), ...part.facts.filter(Boolean),
+      v && v.phase !== "lobby" ? strip.countdownItem(v) : null, sound),
+    part.cats.length ? h("div", { class: "cats-row" }, h("ul", { class: "cats" }, ...part.cats)) : null);
+}
+
+function render() {
+  renderStatus();
+  const v = state.view;
+  const shown = room.match(/.{1,4}/g)?.join(" ") ?? "";
+  Object.assign(screen.dataset, { phase: v ? (v.phase === "lobby" && v.last_result ? "game_over" : v.phase) : "connecting",
+    seq: state.seq ?? "", step: v ? stepOf(v) : "" });
+  const parts = [];
+  if (state.error) parts.push(h("p", { class: "error", role: "alert" }, state.error));
+  if (!room) parts.push(h("h1", {}, t("table_title")), h("p", {}, t("table_no_room")));
+  else if (!v) parts.push(h("h1", {}, t("table_title")), h("p", { class: "muted" }, t("reconnecting")));
+  else if (v.phase === "lobby") parts.push(...lobby(v, shown));
+  else parts.push(...gameParts(v));
+  clear(screen);
+  screen.append(...parts.filter(Boolean));
+}
+
+function lobby(v, shown) {
+  const game = gameOf(v);
+  const result = v.last_result && game ? gameParts(v.last_result) : [];
+  return [
+    h("p", { class: "table-room" }, `${game ? `${game.icon} ${t(game.nameKey)} · ` : ""}${t("lobby", { code: shown })}`),
+    ...result,
+    h("div", { class: "panel" }, h("h2", {}, t("table_seated", { n: v.seats.length })),
+      h("ul", { class: "seats" }, ...v.seats.map((seat) => h("li", {}, seat.name,
+        seat.name === v.host ? ` (${t("host")})` : "", seat.connected ? "" : ` 📵 ${t("offline")}`)))),
+    h("p", { class: "muted" }, t("table_waiting")),
+  ];
+}
+
+function gameParts(v) {
+  const game = gameOf(v);
+  if (!game) return [h("h2", {}, v.phase)];
+  return game.render(v, ctx);
+}
+
+main();
