@@ -51,7 +51,9 @@ function onMessage(message) {
     state.view = message.view;
     state.seq = message.seq;
     state.error = null;
+    render(); // first: the step shown is the one narrated
     speakStep(state.view);
+    return;
   } else if (message.type === "error") {
     if (message.code === "already_in_room") return; // this socket watches already
     state.error = t("error_" + message.code, message.params || {});
@@ -94,10 +96,11 @@ function renderStatus() {
   const sound = h("button", { class: "secondary sound", id: "sound", "aria-pressed": String(!muted),
     onclick: () => { setMuted(!muted); renderStatus(); } }, muted ? `🔇 ${t("narration_off")}` : `🔊 ${t("narration_on")}`);
   clear(statusBar);
-  statusBar.append(
+  statusBar.append(...[
     h("div", { class: "facts" }, strip.connectionItem(state.connection), ...part.facts.filter(Boolean),
       v && v.phase !== "lobby" ? strip.countdownItem(v) : null, sound),
-    part.cats.length ? h("div", { class: "cats-row" }, h("ul", { class: "cats" }, ...part.cats)) : null);
+    part.cats.length ? h("div", { class: "cats-row" }, h("ul", { class: "cats" }, ...part.cats)) : null,
+  ].filter(Boolean));
 }
 
 function render() {
@@ -120,7 +123,8 @@ function lobby(v, shown) {
   const game = gameOf(v);
   const result = v.last_result && game ? gameParts(v.last_result) : [];
   return [
-    h("p", { class: "table-room" }, `${game ? `${game.icon} ${t(game.nameKey)} · ` : ""}${t("lobby", { code: shown })}`),
+    h("p", { class: "table-room" }, game ? `${game.icon} ${t(game.nameKey)} · ` : "",
+      h("span", {}, t("lobby", { code: shown }))),
     ...result,
     h("div", { class: "panel" }, h("h2", {}, t("table_seated", { n: v.seats.length })),
       h("ul", { class: "seats" }, ...v.seats.map((seat) => h("li", {}, seat.name,

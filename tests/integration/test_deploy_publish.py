@@ -81,14 +81,15 @@ def test_publish_uploads_the_client_writes_config_invalidates_and_prints_the_url
     config = objects["config.json"]
     assert json.loads(config["Body"].read()) == {"websocket_url": WEBSOCKET_URL}
     assert config["ContentType"].startswith("application/json")
-    for page in ("index.html", "rules.html", "rules/en.html", "config.json"):
+    for page in ("index.html", "rules.html", "rules/en.html", "table.html", "table", "config.json"):
         assert objects[page]["CacheControl"] == NO_CACHE, page
     versioned = {key for key in objects if key.startswith("v/")}
     assert len({key.split("/")[1] for key in versioned}) == 1
     for key in versioned:
         assert objects[key]["CacheControl"] == IMMUTABLE, key
+    # "": a page also served without ".html" (deploy/frontend.py PAGE_ALIASES: /table).
     suffix_types = {".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css",
-                    ".json": "application/json", ".html": "text/html"}  # fmt: skip
+                    ".json": "application/json", ".html": "text/html", "": "text/html"}  # fmt: skip
     for key, item in objects.items():
         assert item["ContentType"].startswith(suffix_types[PurePosixPath(key).suffix]), key
     assert not [key for key in objects if key.endswith(".md")]
@@ -97,7 +98,7 @@ def test_publish_uploads_the_client_writes_config_invalidates_and_prints_the_url
     paths = session.client("cloudfront").get_invalidation(
         DistributionId=distribution["Id"], Id=invalidation["Id"]
     )["Invalidation"]["InvalidationBatch"]["Paths"]["Items"]
-    assert {"/", "/index.html", "/config.json", "/rules.html"} <= set(paths)
+    assert {"/", "/index.html", "/config.json", "/rules.html", "/table"} <= set(paths)
     assert not [p for p in paths if p.startswith("/v/")]  # versioned assets never go stale
     printed = out.getvalue()
     assert url in printed and WEBSOCKET_URL in printed and "█" in printed  # the QR code

@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 
 from functions.room_service.domain.lobby import CannotJoin
 from functions.room_service.domain.room import Binding, hash_token
-from functions.room_service.service.commands import GAME_ACTIONS, ROOM_ACTIONS
+from functions.room_service.service.commands import GAME_ACTIONS, ROOM_ACTIONS, ROOMLESS_ACTIONS
+from functions.room_service.service.unit_of_work import NoSuchRoom
 from tests.support.error_codes import server_codes
 from tests.support.service_harness import Harness
 
@@ -77,11 +78,13 @@ def _expected(connection: str, frame: dict, bound: bool) -> str | None:
     """The error message ``connection`` must get for ``frame`` (None: see the caller)."""
     action = frame["action"]
     if bound:
-        return IN_A_ROOM if action in ("create_room", "join") else NO_SEAT
+        return IN_A_ROOM if action in ROOMLESS_ACTIONS else NO_SEAT
     if action == "ping":
         return None  # a phone without a seat: pong, seq null (as a new phone's first ping)
     if action == "join":
         return CannotJoin().message  # the sample's room, ABCD: no such room (issue 18)
+    if action == "watch":
+        return NoSuchRoom().message  # a table screen of ABCD: no such room
     return NO_ROOM_YET
 
 
@@ -103,7 +106,8 @@ def _judge(h: Harness, connection: str, frame: dict, exact: bool = True) -> None
         assert replies == [{"type": "pong"}], (connection, frame, replies)
     elif exact:
         code = {NO_SEAT: "seat_lost", NO_ROOM_YET: "no_room", IN_A_ROOM: "already_in_room",
-                CannotJoin().message: CannotJoin.code}[expected]  # fmt: skip
+                CannotJoin().message: CannotJoin.code,
+                NoSuchRoom().message: "no_such_room"}[expected]  # fmt: skip
         error = {"type": "error", "code": code, "params": {}, "action": frame["action"],
                  "message": expected}  # fmt: skip
         assert replies == [error], (connection, frame, replies)

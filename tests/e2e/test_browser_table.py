@@ -1,0 +1,161 @@
+"""Issue 15: the table screen. A laptop-sized page opens /table?room=CODE on the local stack
+while a host (a bot client) and the stack's four bots play a whole game of Catch the Witch.
+It checks that the page received only public views (no token, no `me`, no role before the
+end), that it showed the steps and then the result, and that its narration (the lines
+given to speechSynthesis, recorded by an init script) for the first night, when no spell
+can be cast (RULES §5: spells unlock from day 2), is the same as for a night the reveal
+shows a witch cast a spell, with as many frames received in each witches' turn.
+Screenshots: docs/screens/table-*.png (landscape 1280×720 and portrait 720×1280)."""
+
+import asyncio
+import json
+import threading
+import time
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+from local_stack.bot_client import BotClient
+from tests.support.ui_table import CHROMIUM, FLAGS
+
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+LANDSCAPE = {"width": 1280, "height": 720}
+PORTRAIT = {"width": 720, "height": 1280}
+#: Phases shown in the screenshots (the first time the table screen reaches each).
+SHOWN = ("morning", "witches", "approval_result", "vote_result", "game_over")
+
+#: Records every frame the page's sockets receive and every line given to speech, with the
+#: step the page shows when it happens (main[data-step]).
+RECORDER = """
+window.__log = [];
+const step = () => (document.querySelector("main") || { dataset: {} }).dataset.step || "";
+const Real = window.WebSocket;
+window.WebSocket = class extends Real {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (e) => window.__log.push({ kind: "frame", data: e.data, step: step() }));
+  }
+};
+class Utterance { constructor(text) { this.text = text; this.lang = ""; this.voice = null; } }
+window.SpeechSynthesisUtterance = Utterance;
+Object.defineProperty(window, "speechSynthesis", { configurable: true, value: {
+  speak: (u) => window.__log.push({ kind: "speak", text: u.text, lang: u.lang, step: step() }),
+  cancel: () => {}, getVoices: () => [],
+} });
+"""
+
+
+class HostThread(threading.Thread):
+    """The host's phone, a bot client: creates the room, waits for the stack's bots and for
+    ``go``, starts, and plays to the end."""
+
+    def __init__(self, url: str):
+        super().__init__(daemon=True)
+        self.url = url
+        self.code: str | None = None
+        self.ready = threading.Event()
+        self.go = threading.Event()
+        self.done = threading.Event()
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            asyncio.run(self._play())
+        except BaseException as exc:  # reported by the test
+            self.failure = exc
+        finally:
+            self.ready.set()
+            self.done.set()
+
+    async def _play(self) -> None:
+        host = BotClient(self.url, "Ann", seed=15)
+        try:
+            await host.connect()
+            self.code = await host.create_room(
+                {"discussion_limit": 30, "reveal_role_on_exile": False}
+            )
+            await host.wait_for(lambda bot: len((bot.view or {}).get("seats", [])) == 5, 30)
+            self.ready.set()
+            while not self.go.is_set():
+                await asyncio.sleep(0.1)
+            await host.send({"action": "start"})
+            await asyncio.wait_for(host.play(), 420)
+        finally:
+            await host.close()
+
+
+def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narration(stack):
+    host = HostThread(stack.websocket_url)
+    host.start()
+    assert host.ready.wait(40) and host.failure is None, host.failure
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        errors: list[str] = []
+        page = browser.new_context(viewport=LANDSCAPE, locale="en-GB").new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script(RECORDER)
+        page.goto(f"{stack.http_url}/table?room={host.code}")
+        main = page.locator("main")
+        expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
+        expect(main).to_contain_text("Ann")
+        expect(page.locator("ul.seats li")).to_have_count(5)
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENS / "table-lobby.png")
+        host.go.set()
+
+        shown: set[str] = set()
+        deadline = time.monotonic() + 480
+        while time.monotonic() < deadline:
+            phase = main.get_attribute("data-phase")
+            if phase in SHOWN and phase not in shown:
+                shown.add(phase)
+                page.screenshot(path=SCREENS / f"table-{phase.replace('_', '-')}.png")
+                if phase in ("morning", "game_over"):
+                    page.set_viewport_size(PORTRAIT)
+                    page.screenshot(path=SCREENS / f"table-{phase.replace('_', '-')}-portrait.png")
+                    page.set_viewport_size(LANDSCAPE)
+            if phase == "game_over":
+                break
+            time.sleep(0.2)
+        assert main.get_attribute("data-phase") == "game_over", "the game did not end in time"
+        assert host.done.wait(30) and host.failure is None, host.failure
+        expect(main.locator("h1")).to_contain_text(" win")  # "The witches win!", as a phone words it
+        log = page.evaluate("window.__log")
+        browser.close()
+    assert errors == [], errors
+
+    frames = [entry for entry in log if entry["kind"] == "frame"]
+    messages = [json.loads(entry["data"]) for entry in frames]
+    assert {m["type"] for m in messages} <= {"view", "pong"}, "only views (and pongs) to a table"
+    views = [m["view"] for m in messages if m["type"] == "view"]
+    assert all(v["watching"] and v["room"] == host.code for v in views)
+    for view in views:
+        assert view.get("me") is None and view.get("you") is None, view
+        assert "token" not in json.dumps(view)
+        if view["phase"] != "lobby":
+            assert all("role" not in p for p in view["players"]), "a role before the end"
+    result = views[-1]["last_result"]
+    assert result and result["reveal"]["roles"], "the result reveals the roles at the end"
+
+    # The narration: one line per step change, the same for a night with spells as without.
+    spoken = [entry for entry in log if entry["kind"] == "speak"]
+    assert spoken and all(entry["lang"] == "en" for entry in spoken)
+    nights = {day["day"]: day for day in result["reveal"]["timeline"]}
+    with_spells = [n for n, day in nights.items()
+                   if any(s["spell"] != "none" for s in day.get("spells", []))]  # fmt: skip
+    assert 1 in nights and 1 not in with_spells, "no spell is cast on the first night"
+    assert with_spells, "the bots' witches cast no spell in this game: no night to compare"
+
+    def night(n: int, kind: str) -> list[str]:
+        """What the page was given (lines, or frames) in night ``n``'s witches' turn."""
+        entries = [e for e in log if e["kind"] == kind and e["step"] == f"witches/{n}/0"]
+        return [e["text"] if kind == "speak" else json.loads(e["data"])["type"] for e in entries]
+
+    assert len(night(1, "speak")) == 1, "the witches' turn is announced once"
+    for n in with_spells:
+        assert night(n, "speak") == night(1, "speak"), "the witches' turn, announced"
+        # Frames while it lasts: the one that ends it (nothing is pushed within it).
+        assert night(n, "frame") == night(1, "frame") == ["view"], "frames in the witches' turn"
+    lines = {e["step"]: e["text"] for e in spoken}
+    witches_lines = {text for step, text in lines.items() if step.startswith("witches/")}
+    assert len(witches_lines) == 1, witches_lines  # every night announced the same way
