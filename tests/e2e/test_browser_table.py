@@ -119,7 +119,9 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
             time.sleep(0.2)
         assert main.get_attribute("data-phase") == "game_over", "the game did not end in time"
         assert host.done.wait(30) and host.failure is None, host.failure
-        expect(main.locator("h1")).to_contain_text(" win")  # "The witches win!", as a phone words it
+        expect(main.locator("h1")).to_contain_text(
+            " win"
+        )  # "The witches win!", as a phone words it
         log = page.evaluate("window.__log")
         browser.close()
     assert errors == [], errors
