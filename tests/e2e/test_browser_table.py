@@ -99,6 +99,12 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
         expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
         expect(main).to_contain_text("Ann")
         expect(page.locator("ul.seats li")).to_have_count(5)
+        sound = page.locator("#sound")
+        sound.click()  # muted, and remembered; then on again for the game
+        expect(sound).to_have_attribute("aria-pressed", "false")
+        assert page.evaluate("localStorage.getItem('party.table_muted')") == "1"
+        sound.click()
+        expect(sound).to_have_attribute("aria-pressed", "true")
         SCREENS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=SCREENS / "table-lobby.png")
         host.go.set()
