@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from pydantic import Field
 
-from ..command_lines import ReplayError, ScenarioFile
+from ..command_lines import ReplayError, ScenarioFile, replay_time, replay_turn, without_time
 from ..errors import GameError
 from ..rng import Rng, seed_state
 from .game import BurnTheWitch
@@ -223,33 +223,38 @@ def load(path: str | Path) -> Scenario:
 
 
 def scenario_state(scenario: Scenario) -> Any:
-    """The scenario's new game, started at 0 s (GameError if its setup breaks a rule)."""
+    """The scenario's new game, started at its ``started_at`` (0 s if it has none); a
+    GameError if its setup breaks a rule."""
     settings = GAME.parse_settings(scenario.settings)
     problem = GAME.start_problem(settings, len(scenario.players))
     if problem is not None:
         raise problem
-    state = GAME.new_game(scenario.players, settings, scenario.seed, scenario.players[0])
-    return GAME.start(state, 0.0)[0]
+    host = scenario.host or scenario.players[0]
+    state = GAME.new_game(scenario.players, settings, scenario.seed, host)
+    return GAME.start(state, scenario.started_at or 0.0)[0]
 
 
 def run(scenario: Scenario, out: TextIO | None = None) -> Any:
     """Play every action; write public news to ``out``; raise ReplayError on a bad one."""
     state = scenario_state(scenario)
-    now = 0.0
+    now = scenario.started_at or 0.0
     for index, action in enumerate(scenario.actions):
         told = len(GAME.table_view(state)["history"])
+        now = replay_time(action, now, SECONDS_PER_ACTION, GAME.deadline(state))
         try:
-            if action.get("type") == "timeout":
-                now = max(now, GAME.deadline(state) or now)  # the engine refuses a step
-                state, _ = GAME.time_out(state, now)  # without a limit
+            if action.get("type") == "timeout":  # the engine refuses a step without a limit
+                state, _ = GAME.time_out(state, now)
             else:
-                now += SECONDS_PER_ACTION
-                state, _ = GAME.apply(state, GAME.parse_move(action), now)
+                state, _ = replay_turn(GAME, state, without_time(action), now, _move)
         except GameError as exc:
             raise ReplayError(index, action, exc) from exc
         if out is not None:
             out.write(json.dumps(event(index, action, state, told)) + "\n")
     return state
+
+
+def _move(state: Any, action: dict[str, Any], now: float) -> tuple[Any, list]:
+    return GAME.apply(state, GAME.parse_move(action), now)
 
 
 def event(index: int, action: dict, state: Any, told: int) -> dict[str, Any]:

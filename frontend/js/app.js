@@ -102,6 +102,11 @@ function onMessage(message) {
     if (message.code === "kicked") forgetSeat();
     // Next to the control whose move was refused (the last one sent), in the player's language.
     setError(errorText(message.code, message.params || {}), app.lastMove && app.lastMove.control);
+  } else if (message.type === "replay") {
+    // Loaded only by a phone that asks for a replay: the others never fetch it.
+    import("./replay.js").then((replay) => replay.receiveReplayPart(message, app.seat && app.seat.room))
+      .catch(() => { setError(t("replay_failed"), null); render(); });
+    return;
   } else return; // a pong: nothing on the screen changes
   renderSoon();
 }
@@ -227,7 +232,7 @@ function forgetSeat() {
 
 // A game move names the step of the view it was made on; the room takes it on that step
 // only (so a late or repeated frame never lands on a later one). Room actions do not.
-const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping"]);
+const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "replay"]);
 
 function send(action, fields = {}) {
   app.error = null;
@@ -296,7 +301,9 @@ function roomScreen(v) {
   if (v.phase === "lobby" && app.result) {
     // The last game's result, drawn by the game from the lobby's last_result.
     const shown = { ...app.result, phase: "game_over", room: v.room, you: v.you, host: v.host, me: null, deadline: null };
-    return h("section", {}, ...game.render(shown, { ...ctx, toLobby }));
+    // Every game's result offers its replay file to the seats that played it.
+    const replay = h("button", { id: "download-replay", onclick: () => send("replay") }, t("download_replay"));
+    return h("section", {}, ...game.render(shown, { ...ctx, toLobby }), replay);
   }
   if (v.phase === "lobby") return lobbyScreen(v, game, { ...ctx, showLastResult });
   const parts = game.render(v, ctx);
