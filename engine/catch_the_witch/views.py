@@ -15,7 +15,8 @@ Crow sees them too) and the witches' choices during their 15 s; the Knight sees 
 counts.
 Never: the seed, pinned draws, other cats' roles, hands, places, spells,
 votes before they are revealed, or the cards played in a ritual.
-At the end every role and the whole timeline are revealed.
+At the end every role and the whole story are revealed (``_full_day``), but never the
+ritual cards.
 """
 
 from collections import Counter
