@@ -20,7 +20,6 @@ What such a module provides (the command lines use nothing else):
 """
 
 import importlib
-from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -62,6 +61,9 @@ class ScenarioFile(BaseModel):
     #: and every action its ``t``: the times the game was given, so the same deadlines.
     started_at: float | None = None
     actions: list[dict[str, Any]]
+    #: The table's view as each step opened, for the browser's replay viewer (a file
+    #: downloaded from a room has them); the replay ignores them.
+    steps: list[dict[str, Any]] | None = None
     #: Free text for people reading the file.
     description: str | None = None
     #: The outcome the file is meant to reach (tests check it; the replay ignores it).
@@ -79,36 +81,3 @@ class ReplayError(Exception):
         kind = action.get("type", "?") if isinstance(action, dict) else "?"
         super().__init__(f"action {index} ({kind}): {error}")
         self.index = index
-
-
-#: A replay file's turns that are no move of a player's (docs/replay.md): a player left
-#: the room mid-game, the host's powers passed. A file downloaded from a room has them.
-LEAVE, SET_HOST = "leave", "set_host"
-
-
-def replay_turn(game: Any, state: Any, action: dict[str, Any], now: float,
-                move: Callable[[Any, dict[str, Any], float], tuple[Any, list]]) -> tuple[Any, list]:  # fmt: skip
-    """One of a replay file's actions (without its ``t``) at ``now``: a departure or a new
-    host through the game's interface (engine/game.py), anything else by ``move``."""
-    kind = action.get("type")
-    if kind == LEAVE:
-        return game.leave(state, action["player"], now)
-    if kind == SET_HOST:
-        return game.set_host(state, action["player"]), []
-    return move(state, action, now)
-
-
-def replay_time(action: dict[str, Any], now: float, step_seconds: float,
-                deadline: float | None) -> float:  # fmt: skip
-    """The time of a replay file's action: its own ``t`` if it has one (a downloaded game);
-    else a ``timeout`` is at its step's ``deadline`` (if later), and any other action
-    ``step_seconds`` after the last (a hand-written file)."""
-    if "t" in action:
-        return float(action["t"])
-    if action.get("type") == "timeout" and deadline is not None:
-        return max(now, deadline)
-    return now + step_seconds
-
-
-def without_time(action: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in action.items() if key != "t"}

@@ -14,8 +14,9 @@ from typing import Any, TextIO
 
 from pydantic import Field
 
-from ..command_lines import ReplayError, ScenarioFile, replay_time, replay_turn, without_time
+from ..command_lines import ReplayError, ScenarioFile
 from ..errors import GameError
+from ..replaying import played
 from ..rng import Rng, seed_state
 from .game import BurnTheWitch
 
@@ -203,8 +204,6 @@ class Narrator:
 
 
 # -- the replay -------------------------------------------------------------------------------
-#: Simulated seconds between two actions of a replay (well inside every limit).
-SECONDS_PER_ACTION = 1.0
 #: Moves everyone at the table sees; the others (the coven's direction, ballots, points
 #: before they are revealed) are not echoed, not even their type: the history's public
 #: events carry what the table learns of them.
@@ -236,25 +235,14 @@ def scenario_state(scenario: Scenario) -> Any:
 
 def run(scenario: Scenario, out: TextIO | None = None) -> Any:
     """Play every action; write public news to ``out``; raise ReplayError on a bad one."""
-    state = scenario_state(scenario)
-    now = scenario.started_at or 0.0
-    for index, action in enumerate(scenario.actions):
-        told = len(GAME.table_view(state)["history"])
-        now = replay_time(action, now, SECONDS_PER_ACTION, GAME.deadline(state))
-        try:
-            if action.get("type") == "timeout":  # the engine refuses a step without a limit
-                state, _ = GAME.time_out(state, now)
-            else:
-                state, _ = replay_turn(GAME, state, without_time(action), now, _move)
-        except GameError as exc:
-            raise ReplayError(index, action, exc) from exc
+    state = started = scenario_state(scenario)
+    told = len(GAME.table_view(started)["history"])
+    for index, action, state, _ in played(GAME, started, scenario.actions,
+                                          scenario.started_at or 0.0):  # fmt: skip
         if out is not None:
             out.write(json.dumps(event(index, action, state, told)) + "\n")
+        told = len(GAME.table_view(state)["history"])
     return state
-
-
-def _move(state: Any, action: dict[str, Any], now: float) -> tuple[Any, list]:
-    return GAME.apply(state, GAME.parse_move(action), now)
 
 
 def event(index: int, action: dict, state: Any, told: int) -> dict[str, Any]:

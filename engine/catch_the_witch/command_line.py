@@ -11,13 +11,13 @@ from typing import Any, TextIO
 
 from pydantic import Field
 
-from ..command_lines import ReplayError, ScenarioFile, replay_time, replay_turn, without_time
-from ..errors import GameError
+from ..command_lines import ReplayError, ScenarioFile
+from ..replaying import played
 from .autoplay import play_new
 from .domain import Phase, Reason, Side
 from .effects import StepChanged
 from .game import CatchTheWitch
-from .rules import apply, new_game, start
+from .rules import new_game, start
 from .state import GameState, Settings
 from .views import view
 
@@ -114,8 +114,6 @@ class Narrator:
                 self.say(f"   {name:8} {role:11} {form}")
 
 
-#: Simulated seconds between two actions of a replay (well inside every timer).
-SECONDS_PER_ACTION = 1.0
 #: The game's interface, for the turns a downloaded replay has besides moves.
 GAME = CatchTheWitch()
 #: Actions everyone at the table sees; the others (places, spells, abilities, cards,
@@ -141,13 +139,8 @@ def run(scenario: Scenario, out: TextIO | None = None) -> GameState:
         roles=scenario.roles, required=scenario.required, host=scenario.host,
     )  # fmt: skip
     now = scenario.started_at or 0.0
-    state, _ = start(state, now)
-    for index, action in enumerate(scenario.actions):
-        now = replay_time(action, now, SECONDS_PER_ACTION, state.deadline)
-        try:
-            state, effects = replay_turn(GAME, state, without_time(action), now, apply)
-        except GameError as exc:
-            raise ReplayError(index, action, exc) from exc
+    state = started = start(state, now)[0]
+    for index, action, state, effects in played(GAME, started, scenario.actions, now):
         if out is not None:
             entered = [e.phase for e in effects if isinstance(e, StepChanged)]
             out.write(json.dumps(event(index, action, state, entered)) + "\n")

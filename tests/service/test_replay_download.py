@@ -60,6 +60,24 @@ def replayed_result(file: dict) -> dict:
     return without_step(game_of(file["game"]).table_view(state))
 
 
+def test_the_file_has_the_table_as_each_step_opened_for_the_viewer():
+    """The browser's viewer steps through ``steps``: the public table view as each step
+    opened (never a seat's view: no ``me``, no role before the end) and the index of the
+    step's first action; the last is the result the room keeps."""
+    harness = Harness()
+    harness.table(CATS)
+    harness.send("Ann", action="start")
+    result = harness.play_with_bots(CATS, seed=3)
+    file = downloaded(harness, "Ann")
+    steps = file["steps"]
+    assert [s["at"] for s in steps] == sorted({s["at"] for s in steps})
+    assert steps[0]["at"] == 0 and steps[-1]["at"] <= len(file["actions"])
+    assert all(s["view"]["me"] is None and not s["view"].get("reveal") for s in steps[:-1])
+    assert not any("role" in p for s in steps[:-1] for p in s["view"]["players"])
+    assert without_step(steps[-1]["view"]) == without_step(result)
+    assert len({s["view"]["step"] for s in steps}) == len(steps)
+
+
 def without_step(result: dict) -> dict:
     return {key: value for key, value in result.items() if key != "step"}
 

@@ -17,6 +17,8 @@ from pydantic import BaseModel
 
 from engine.effects import Effect
 from engine.game import Game
+from engine.games import game_of
+from engine.replaying import played
 
 #: The entry that opens a game in the journal: the deal (players in seat order, seed,
 #: host, settings). The replay file's header is made from it.
@@ -97,11 +99,35 @@ def last_game(entries: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
 def replay_file(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """A replay file (docs/replay.md) of one game's journal (``last_game``): its deal, the
     time it started and every turn with the time the game was given (seconds since the
-    epoch, as played: the same times give the same deadlines, so the same game)."""
+    epoch, as played: the same times give the same deadlines, so the same game), and for
+    the browser's viewer the table's view as each step opened (``table_steps``)."""
     deal, rest = entries[0], entries[1:]
     started = next((e["t"] for e in rest if e.get("type") == START), None)
-    return {
+    file = {
         "game": deal["game"], "players": deal["players"], "seed": deal["seed"],
         "host": deal["host"], "settings": deal["settings"], "started_at": started,
         "actions": [e for e in rest if e.get("type") != START],
     }  # fmt: skip
+    file["steps"] = table_steps(file)
+    return file
+
+
+def table_steps(file: dict[str, Any]) -> list[dict[str, Any]]:
+    """The public table view (``Game.table_view``: what a shared screen shows) as each step
+    of the file's game opened, and ``at``, the index of the first action made in it: the
+    viewer steps through these, and shows the actions of a step once roles are shown. The
+    game is played again from the file (engine/replaying.py), as the command line does."""
+    game = game_of(file["game"])
+    first = game.new_game(file["players"], game.parse_settings(file["settings"]), file["seed"],
+                          file["host"])  # fmt: skip
+    opened = game.start(first, file["started_at"] or 0.0)[0]
+    steps = [{"at": 0, "view": game.table_view(opened)}]
+    step = game.step(opened)
+    for index, _, state, _ in played(game, opened, file["actions"], file["started_at"] or 0.0):
+        if game.step(state) == step:
+            continue
+        step, view = game.step(state), game.table_view(state)
+        # A step only some players see (the Knight's guard) is no step of the table's.
+        if view["step"] != steps[-1]["view"]["step"]:
+            steps.append({"at": index + 1, "view": view})
+    return steps
