@@ -1,11 +1,14 @@
 // A finished game's replay file (docs/replay.md, "A game played in a room"): the phone
 // asks for it with {"action": "replay"} and gets it in parts (zlib, base64), which it
-// puts together and saves as a JSON file that `python -m engine.replay` plays.
+// puts together and either saves as a JSON file that `python -m engine.replay` plays, or
+// opens in the viewer (replay.html) on this phone.
+import { KEYS } from "./storage.js";
 
 const parts = new Map();
 
-// One `replay` message; once every part has come, the file is decompressed and saved.
-export async function receiveReplayPart(message, room) {
+// One `replay` message; once every part has come, the file is decompressed and saved
+// (`mode` "save") or watched ("watch").
+export async function receiveReplayPart(message, room, mode = "save") {
   if (message.part === 0) parts.clear();
   parts.set(message.part, message.data);
   if (parts.size < message.parts) return;
@@ -16,7 +19,12 @@ export async function receiveReplayPart(message, room) {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
   const text = await new Response(stream).text();
   const file = JSON.parse(text);
-  save(JSON.stringify(file, null, 1), fileName(file, room));
+  if (mode === "watch") {
+    sessionStorage.setItem(KEYS.watchReplay, text);
+    location.assign("replay.html");
+    return;
+  }
+  save(JSON.stringify(file), fileName(file, room));
 }
 
 function fileName(file, room) {

@@ -10,7 +10,7 @@ code fails the test. The host makes the role set two witches and deals again (a 
 room) until the human is a witch, so that her place choice and witches' turn are checked
 against what every phone shows: the place buttons, and the Gathering scene with the
 countdown and her pop-up inside it. Its result screen's replay file, downloaded, plays
-with the engine to the end the screen shows (issue 15)."""
+with the engine to the end the screen shows, and opens in the replay viewer (issue 15)."""
 
 import json
 from pathlib import Path
@@ -171,5 +171,11 @@ def test_one_human_witch_among_bots_plays_a_whole_game_without_english_or_tells(
     shown = page.locator("main").inner_text()
     assert say[f"winner_{outcome['winner']}"] in shown, (outcome, shown)
     assert say[f"reason_{outcome['reason']}"] in shown, (outcome, shown)
+    # Watched on the phone instead: the viewer opens at the first of the file's steps.
+    page.click("#watch-replay")
+    page.wait_for_url("**/replay.html")
+    first = _say(say["replay_step"], n="1", of=str(len(file["steps"])))
+    expect(page.locator("#replay-position")).to_have_text(first)
+    read("replay", page.evaluate(SEEN_TEXT_JS))
     # Last, so that a failure shows every other check passed.
     assert english == {}, f"English on a {language} phone: {english}"
