@@ -21,6 +21,8 @@ import gzip
 import json
 import math
 import os
+import posixpath
+import re
 import statistics
 import sys
 import threading
@@ -454,16 +456,43 @@ def summarise(game: Game) -> dict:
     }
 
 
+#: What a page or a module makes the browser fetch before it runs: the page's scripts and
+#: styles, a module's static imports (``import … from "x"``, ``import "x"``). A dynamic
+#: ``import("x")`` (js/replay.js: only a phone that asks for a replay) is not one.
+_PAGE_LINKS = re.compile(r'(?:src|href)="([^"#:]+\.(?:js|mjs|css))"')
+_STATIC_IMPORTS = re.compile(r"""^\s*(?:import|export)\b[^;()]*?["']([^"']+\.m?js)["']""", re.M)
+
+
 @functools.cache
 def phone_load() -> tuple[int, int]:
-    """(requests, bytes) of a phone opening the game: the page, config.json, every script
-    and style, the English strings; gzip-compressed, as CloudFront sends them."""
+    """(requests, bytes) of a phone opening the game (``phone_files``), gzip-compressed, as
+    CloudFront sends them."""
+    files = phone_files()
+    return len(files), sum(len(gzip.compress(body)) for body in files.values())
+
+
+def phone_files() -> dict[str, bytes]:
+    """What a phone opening the game fetches, by key: the page, config.json, the English
+    strings, and the scripts and styles it loads before it runs (the page's, and every
+    module's static imports, followed). Pages a phone in a game does not open (rules, the
+    replay viewer) and modules loaded only on demand are not in it."""
     from deploy.frontend import uploads
 
-    loaded = [u for u in uploads("wss://example")
-              if u.key in ("index.html", "config.json")
-              or u.key.endswith((".js", ".mjs", ".css", "/i18n/en.json"))]  # fmt: skip
-    return len(loaded), sum(len(gzip.compress(u.body)) for u in loaded)
+    files = {u.key: u.body for u in uploads("wss://example")}
+    strings = next(key for key in files if key.endswith("/i18n/en.json"))
+    loaded, todo = {"index.html", "config.json", strings}, ["index.html"]
+    while todo:
+        key = todo.pop()
+        if key.endswith(".css"):
+            continue
+        text = files[key].decode("utf-8", "replace")
+        pattern = _PAGE_LINKS if key.endswith(".html") else _STATIC_IMPORTS
+        for link in pattern.findall(text):
+            found = posixpath.normpath(posixpath.join(posixpath.dirname(key), link))
+            if found in files and found not in loaded:
+                loaded.add(found)
+                todo.append(found)
+    return {key: files[key] for key in sorted(loaded)}
 
 
 def mean_max(values: list[float]) -> dict[str, float]:

@@ -53,7 +53,17 @@ class ScenarioFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
     players: list[str]
     seed: int = 0
+    #: The game the file is of (engine/games.py); ``--game`` says it for files without.
+    game: str | None = None
+    #: Who held the host's powers at the start (absent: the first player).
+    host: str | None = None
+    #: When the game started (seconds; absent: 0). A file downloaded from a room gives it,
+    #: and every action its ``t``: the times the game was given, so the same deadlines.
+    started_at: float | None = None
     actions: list[dict[str, Any]]
+    #: The table's view as each step opened, for the browser's replay viewer (a file
+    #: downloaded from a room has them); the replay ignores them.
+    steps: list[dict[str, Any]] | None = None
     #: Free text for people reading the file.
     description: str | None = None
     #: The outcome the file is meant to reach (tests check it; the replay ignores it).

@@ -58,6 +58,7 @@ MESSAGES = {
     "rematch": {"action": "rematch"},
     "room_options": {"action": "room_options", "auto_away": False},
     "ping": {"action": "ping", "rev": "5e2c8f0a41d9b3c7"},
+    "replay": {"action": "replay"},
     "ready": {"action": "ready"},
     "choose_place": {"action": "choose_place", "place": "river", "restore": "Cy"},
     "choose_guard": {"action": "choose_guard"},

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from ..command_lines import ReplayError, ScenarioFile
 from ..errors import GameError
+from ..replaying import played
 from ..rng import Rng, seed_state
 from .game import BurnTheWitch
 
@@ -203,8 +204,6 @@ class Narrator:
 
 
 # -- the replay -------------------------------------------------------------------------------
-#: Simulated seconds between two actions of a replay (well inside every limit).
-SECONDS_PER_ACTION = 1.0
 #: Moves everyone at the table sees; the others (the coven's direction, ballots, points
 #: before they are revealed) are not echoed, not even their type: the history's public
 #: events carry what the table learns of them.
@@ -223,32 +222,26 @@ def load(path: str | Path) -> Scenario:
 
 
 def scenario_state(scenario: Scenario) -> Any:
-    """The scenario's new game, started at 0 s (GameError if its setup breaks a rule)."""
+    """The scenario's new game, started at its ``started_at`` (0 s if it has none); a
+    GameError if its setup breaks a rule."""
     settings = GAME.parse_settings(scenario.settings)
     problem = GAME.start_problem(settings, len(scenario.players))
     if problem is not None:
         raise problem
-    state = GAME.new_game(scenario.players, settings, scenario.seed, scenario.players[0])
-    return GAME.start(state, 0.0)[0]
+    host = scenario.host or scenario.players[0]
+    state = GAME.new_game(scenario.players, settings, scenario.seed, host)
+    return GAME.start(state, scenario.started_at or 0.0)[0]
 
 
 def run(scenario: Scenario, out: TextIO | None = None) -> Any:
     """Play every action; write public news to ``out``; raise ReplayError on a bad one."""
-    state = scenario_state(scenario)
-    now = 0.0
-    for index, action in enumerate(scenario.actions):
-        told = len(GAME.table_view(state)["history"])
-        try:
-            if action.get("type") == "timeout":
-                now = max(now, GAME.deadline(state) or now)  # the engine refuses a step
-                state, _ = GAME.time_out(state, now)  # without a limit
-            else:
-                now += SECONDS_PER_ACTION
-                state, _ = GAME.apply(state, GAME.parse_move(action), now)
-        except GameError as exc:
-            raise ReplayError(index, action, exc) from exc
+    state = started = scenario_state(scenario)
+    told = len(GAME.table_view(started)["history"])
+    for index, action, state, _ in played(GAME, started, scenario.actions,
+                                          scenario.started_at or 0.0):  # fmt: skip
         if out is not None:
             out.write(json.dumps(event(index, action, state, told)) + "\n")
+        told = len(GAME.table_view(state)["history"])
     return state
 
 

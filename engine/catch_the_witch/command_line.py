@@ -12,11 +12,12 @@ from typing import Any, TextIO
 from pydantic import Field
 
 from ..command_lines import ReplayError, ScenarioFile
-from ..errors import GameError
+from ..replaying import played
 from .autoplay import play_new
 from .domain import Phase, Reason, Side
 from .effects import StepChanged
-from .rules import apply, new_game, start
+from .game import CatchTheWitch
+from .rules import new_game, start
 from .state import GameState, Settings
 from .views import view
 
@@ -113,8 +114,8 @@ class Narrator:
                 self.say(f"   {name:8} {role:11} {form}")
 
 
-#: Simulated seconds between two actions of a replay (well inside every timer).
-SECONDS_PER_ACTION = 1.0
+#: The game's interface, for the turns a downloaded replay has besides moves.
+GAME = CatchTheWitch()
 #: Actions everyone at the table sees; the others (places, spells, abilities, cards,
 #: votes before the reveal — and even their type, which can betray a role) are not
 #: echoed: the output is public news only, and a changed vote leaves no trace (§3.6).
@@ -135,19 +136,11 @@ def run(scenario: Scenario, out: TextIO | None = None) -> GameState:
     """Play every action; write events to ``out``; raise ReplayError on a bad action."""
     state = new_game(
         scenario.players, scenario.settings, seed=scenario.seed,
-        roles=scenario.roles, required=scenario.required,
+        roles=scenario.roles, required=scenario.required, host=scenario.host,
     )  # fmt: skip
-    now = 0.0
-    state, _ = start(state, now)
-    for index, action in enumerate(scenario.actions):
-        if action.get("type") == "timeout" and state.deadline is not None:
-            now = max(now, state.deadline)
-        else:
-            now += SECONDS_PER_ACTION
-        try:
-            state, effects = apply(state, action, now)
-        except GameError as exc:
-            raise ReplayError(index, action, exc) from exc
+    now = scenario.started_at or 0.0
+    state = started = start(state, now)[0]
+    for index, action, state, effects in played(GAME, started, scenario.actions, now):
         if out is not None:
             entered = [e.phase for e in effects if isinstance(e, StepChanged)]
             out.write(json.dumps(event(index, action, state, entered)) + "\n")

@@ -15,14 +15,26 @@ Crow sees them too) and the witches' choices during their 15 s; the Knight sees 
 counts.
 Never: the seed, pinned draws, other cats' roles, hands, places, spells,
 votes before they are revealed, or the cards played in a ritual.
-At the end every role and the whole timeline are revealed.
+At the end every role and the whole story are revealed (``_full_day``), but never the
+ritual cards.
 """
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from . import queries, tables
-from .domain import EMPTY_PAW, NIGHTSHADE, Form, Ingredient, Phase, Place, RitualResult, Role
+from .domain import (
+    EMPTY_PAW,
+    NIGHTSHADE,
+    Form,
+    Ingredient,
+    Phase,
+    Place,
+    RitualResult,
+    Role,
+    Spell,
+)
 from .state import Cat, Day, GameState
 from .steps import STEPS, TAP_PHASES, waiting_for
 
@@ -128,7 +140,7 @@ def _reveal(s: GameState) -> dict[str, Any]:
     return {
         "roles": {cat.name: cat.role.value for cat in s.players},
         "witch_score": queries.witch_score(s),
-        "timeline": [_full_day(day) for day in s.days],
+        "timeline": [_full_day(s, day) for day in s.days],
     }
 
 
@@ -277,26 +289,87 @@ def _playable(me: Cat) -> list[str]:
     return cards
 
 
-def _full_day(day: Day) -> dict[str, Any]:
-    """A day as the final reveal tells it: where every cat went, what each witch cast and
-    whether it worked, the guard, the news, the ritual and the exile. Ritual cards stay
-    secret (§7). The yes/no and exile votes were public at the time (each day's history
-    while playing); here only the count of rejected proposals is kept, so the result
-    message stays small (issue 6: largest message <= 8 KB)."""
+def _full_day(s: GameState, day: Day) -> dict[str, Any]:
+    """A day as the final reveal tells it, "the whole story" (§1, issue 15): where every cat
+    went, the Knight's guard, what each witch cast on whom and whether it worked, the news,
+    every proposal with its yes and no, the ritual, every exile vote, the Seer's looks and
+    the Pickpocket's peeks and thefts. Every secret of the game may be told at its end but
+    the cards played in a ritual (§7): so a peek gives its victim and the card taken, never
+    the hand seen, which would narrow down what a member played that night.
+
+    Cats are named by seat (1-based, as in the view's ``players``), not by name: this view
+    is pushed to every phone and kept in the lobby's ``last_result``, and a name may be 40
+    characters, six bytes each once JSON escapes it; by seat a 12-cat game stays far below
+    one 32 KB API Gateway frame whatever the names (tests/engine/test_s1_victory.py)."""
+    seat = {cat.name: number for number, cat in enumerate(s.players, 1)}
+
+    def seats(names: Iterable[str]) -> list[int]:
+        return [seat[name] for name in names]
+
     return {
         "day": day.number,
         "required": [i.value for i in day.required],
         "dropped": [i.value for i in day.dropped],
-        "places": {name: place.value for name, place in day.places.items()},
-        "guard_place": day.guard_place.value if day.guarding and day.guard_place else None,
-        "spells": [spell.public() for spell in day.spells],
-        "new_frogs": list(day.new_frogs),
-        "restored": list(day.restored),
-        "rejected": sum(1 for proposal in day.proposals if not proposal.passed),
-        "ritual_members": list(day.ritual_members),
+        # In seat order: the place each cat gathered at (a witch's from her choice), or
+        # None (a frog, an exiled cat, a guarding Knight, a cat restored that day).
+        "places": [_value(_place_of(day, cat.name)) for cat in s.players],
+        "guard": _guard(s, day, seat),
+        "spells": [
+            {
+                "witch": seat[spell.witch],
+                "place": spell.place.value,
+                "spell": spell.spell.value,
+                "target": seat.get(spell.target or ""),
+                "worked": spell.worked,
+            }
+            for spell in day.spells
+            if spell.spell is not Spell.NONE
+        ],
+        "new_frogs": seats(day.new_frogs),
+        "restored": seats(day.restored),
+        "proposals": [
+            {
+                "chief": seat[proposal.chief],
+                "members": seats(proposal.members),
+                "yes": seats(proposal.yes or []),
+                "no": seats(proposal.no or []),
+                "passed": bool(proposal.passed),
+            }
+            for proposal in day.proposals
+        ],
+        "ritual_members": seats(day.ritual_members),
         "ritual_result": _value(day.ritual_result),
-        "exiled": day.vote.exiled if day.vote else None,
+        # [voter, target] in seat order; target None: the voter skipped (§8).
+        "votes": [[seat[voter], seat.get(target or "")] for voter, target in day.vote.votes.items()]
+        if day.vote
+        else [],
+        "exiled": seat[day.vote.exiled] if day.vote and day.vote.exiled else None,
+        "looks": [
+            {"seer": seat[cat.name], "target": seat[look.target], "witch": look.witch}
+            for cat in s.players
+            for look in cat.seer_results
+            if look.day == day.number
+        ],
+        "peeks": [
+            {"pickpocket": seat[cat.name], "target": seat[peek.target], "took": _value(peek.took)}
+            for cat in s.players
+            for peek in cat.peeks
+            if peek.day == day.number
+        ],
     }
+
+
+def _place_of(day: Day, name: str) -> Place | None:
+    choice = day.witch_choices.get(name)
+    return choice.place if choice else day.places.get(name)
+
+
+def _guard(s: GameState, day: Day, seat: dict[str, int]) -> dict[str, Any] | None:
+    """§6.3: the Knight who guarded that day, and where (None: nobody guarded)."""
+    if not day.guarding or day.guard_place is None:
+        return None
+    knight = next(cat for cat in s.players if cat.role is Role.KNIGHT)
+    return {"knight": seat[knight.name], "place": day.guard_place.value}
 
 
 def _value(member: RitualResult | Ingredient | Place | None) -> str | None:

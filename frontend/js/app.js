@@ -28,6 +28,7 @@ const app = {
   lastMove: null,  // {action, control}: the newest move sent; a refusal is shown under its control
   result: null,    // the lobby's last_result shown as the result screen, until "To the lobby"
   resultSeen: "",  // the last_result this phone has been to the lobby from
+  replayMode: "save", // what to do with the replay file asked for: "save" it or "watch" it
 };
 
 function readSeat() {
@@ -102,6 +103,11 @@ function onMessage(message) {
     if (message.code === "kicked") forgetSeat();
     // Next to the control whose move was refused (the last one sent), in the player's language.
     setError(errorText(message.code, message.params || {}), app.lastMove && app.lastMove.control);
+  } else if (message.type === "replay") {
+    // Loaded only by a phone that asks for a replay: the others never fetch it.
+    import("./replay.js").then((replay) => replay.receiveReplayPart(message, app.seat && app.seat.room, app.replayMode))
+      .catch(() => { setError(t("replay_failed"), null); render(); });
+    return;
   } else return; // a pong: nothing on the screen changes
   renderSoon();
 }
@@ -227,7 +233,7 @@ function forgetSeat() {
 
 // A game move names the step of the view it was made on; the room takes it on that step
 // only (so a late or repeated frame never lands on a later one). Room actions do not.
-const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping"]);
+const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "replay"]);
 
 function send(action, fields = {}) {
   app.error = null;
@@ -296,7 +302,13 @@ function roomScreen(v) {
   if (v.phase === "lobby" && app.result) {
     // The last game's result, drawn by the game from the lobby's last_result.
     const shown = { ...app.result, phase: "game_over", room: v.room, you: v.you, host: v.host, me: null, deadline: null };
-    return h("section", {}, ...game.render(shown, { ...ctx, toLobby }));
+    // Every game's result offers its replay to the seats that played it: watched here,
+    // step by step (replay.html), or saved as a file.
+    const ask = (mode) => () => { app.replayMode = mode; send("replay"); };
+    const replay = h("div", { class: "replay-actions" },
+      h("button", { id: "watch-replay", onclick: ask("watch") }, t("watch_replay")),
+      h("button", { id: "download-replay", onclick: ask("save") }, t("download_replay")));
+    return h("section", {}, ...game.render(shown, { ...ctx, toLobby }), replay);
   }
   if (v.phase === "lobby") return lobbyScreen(v, game, { ...ctx, showLastResult });
   const parts = game.render(v, ctx);

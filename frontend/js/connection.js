@@ -11,7 +11,7 @@ const GIVE_UP_SEAT_AFTER = 4; // refused reconnects in a row: the room or seat i
 // What the server sends. API Gateway answers a frame it throttled, or whose Lambda failed,
 // with {"message": "Too Many Requests" | "Internal server error", "connectionId", "requestId"}:
 // no `type`, and nothing that says which frame. A frame of no known type is such a failure.
-const KNOWN_TYPES = new Set(["view", "joined", "error", "pong"]);
+const KNOWN_TYPES = new Set(["view", "joined", "error", "pong", "replay"]);
 // The frames of a phone with no room yet: they name none (join names the one it asks for).
 const ROOMLESS_ACTIONS = new Set(["create_room", "join"]);
 // A failed move is sent once more after about a second; the jitter keeps a table of phones

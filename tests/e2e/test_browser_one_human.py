@@ -9,11 +9,16 @@ panel shows while held; any Latin-letter word other than the players' names and 
 code fails the test. The host makes the role set two witches and deals again (a new
 room) until the human is a witch, so that her place choice and witches' turn are checked
 against what every phone shows: the place buttons, and the Gathering scene with the
-countdown and her pop-up inside it."""
+countdown and her pop-up inside it. Its result screen's replay file, downloaded, plays
+with the engine to the end the screen shows, and opens in the replay viewer (issue 15)."""
+
+import json
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from engine.command_lines import helpers_of
 from tests.support.bot_table import table_of
 from tests.support.tells import LOOK_JS
 from tests.support.ui_table import ARTIFACTS, LOCALES, UiTable, screenshot
@@ -156,5 +161,21 @@ def test_one_human_witch_among_bots_plays_a_whole_game_without_english_or_tells(
         assert look["countdown"] is not None and not look["popupOutside"], look
         assert any(say["gathering_scene"] in scene for scene in look["scene"]), look
         assert look["popup"] == 1, look
+    # Issue 15: the result screen's replay file, as the phone saves it, plays with the
+    # engine (the file names its game) to the end the screen shows.
+    with page.expect_download() as download:
+        page.click("#download-replay")
+    file = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    replay = helpers_of(file["game"])
+    outcome = replay.outcome_of(replay.run(replay.Scenario.model_validate(file)))
+    shown = page.locator("main").inner_text()
+    assert say[f"winner_{outcome['winner']}"] in shown, (outcome, shown)
+    assert say[f"reason_{outcome['reason']}"] in shown, (outcome, shown)
+    # Watched on the phone instead: the viewer opens at the first of the file's steps.
+    page.click("#watch-replay")
+    page.wait_for_url("**/replay.html")
+    first = _say(say["replay_step"], n="1", of=str(len(file["steps"])))
+    expect(page.locator("#replay-position")).to_have_text(first)
+    read("replay", page.evaluate(SEEN_TEXT_JS))
     # Last, so that a failure shows every other check passed.
     assert english == {}, f"English on a {language} phone: {english}"

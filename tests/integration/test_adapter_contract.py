@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from engine.games import game_of
 from functions.room_service.adapters.dynamodb import DynamoConnections, DynamoRoomStore
 from functions.room_service.adapters.memory import (
     MemoryConnections,
@@ -162,7 +163,7 @@ def test_a_move_made_on_a_room_written_since_is_refused(adapters):
 def a_started_room() -> Room:
     """A room whose game is under way (a room's moves are kept under its stored step)."""
     room = a_room()
-    game = room.rules
+    game = game_of(room.game)  # a state made up here: no turn the room took (journal.py)
     state = game.new_game([seat.name for seat in room.seats] + ["Di"], room.settings, seed=1,
                           host="Ann")  # fmt: skip
     room.state, _ = game.start(state, 1_800_000_000.0)

@@ -151,3 +151,21 @@ def test_the_heartbeat_policy_is_read_from_the_client(tmp_path, monkeypatch):
     assert not heartbeat_when_idle()
     client.write_text("if (Date.now() - this.lastSent >= HEARTBEAT_MS) this.ping();")
     assert heartbeat_when_idle()
+
+
+def test_a_phone_is_priced_for_what_its_page_loads_before_it_runs():
+    """CloudFront bills each request: a phone opening the game fetches the page, its
+    config, the English strings and every script and style the page reaches by static
+    imports (both games', the QR code's), and nothing loaded on demand or by other pages
+    (the replay modules, the viewer, the rules)."""
+    from bench.backend import phone_files, phone_load
+
+    names = {key.split("/", 2)[-1] if key.startswith("v/") else key for key in phone_files()}
+    for needed in ("index.html", "config.json", "i18n/en.json", "js/app.js", "css/style.css",
+                   "js/games/catch_the_witch/end.js", "js/games/burn_the_witch/house.js",
+                   "vendor/qrcode.mjs"):  # fmt: skip
+        assert needed in names, needed
+    for never in ("js/replay.js", "js/replay_viewer.js", "replay.html", "rules.html",
+                  "i18n/th.json"):  # fmt: skip
+        assert never not in names, never
+    assert phone_load()[0] == len(names)

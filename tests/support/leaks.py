@@ -3,9 +3,10 @@
 ``scramble(state, viewer, rng)`` returns a copy of the state where everything the
 viewer may not know is shuffled or rewritten: the roles of cats whose role the
 viewer does not know, other cats' hands, notes, Seer results and Pickpocket
-peeks, the places of others (today's, and every past day's, so what a cat gathered
-shows for that cat alone), other witches' past choices, unrevealed yes/no and exile
-votes, cards played in the ritual, the RNG and the pinned draws. If ``view(state, viewer)`` differs from
+peeks (at the end, which tells every look and peek, only the hands the peeks saw), the
+places of others (today's, and every past day's, so what a cat gathered shows for that
+cat alone), other witches' past choices, unrevealed yes/no and exile votes, cards played
+in the ritual, the RNG and the pinned draws. If ``view(state, viewer)`` differs from
 ``view(scramble(...), viewer)``, the view depends on a secret: a leak.
 
 ``assert_no_leak_in(game, ...)`` runs the audit of the room's game: Catch the Witch's here,
@@ -53,10 +54,17 @@ def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameSt
         cat.role = role
     today = s.days[-1] if s.days else None
     peeked = today.pickpocket_target if (today and me and me.role is Role.PICKPOCKET) else None
+    # §1, issue 15: the result tells the Seer's looks and the Pickpocket's peeks and thefts,
+    # never the hand a peek saw.
+    over = s.phase is Phase.GAME_OVER
     for cat in others:
         if cat.name != peeked:
             cat.hand = [rng.choice(list(Ingredient)) for _ in range(rng.randrange(0, 4))]
         cat.notes = [Note(day=1, kind="spell", spell=Spell.FROG, worked=rng.random() < 0.5)]
+        if over:
+            for peek in cat.peeks:
+                peek.hand = [rng.choice(list(Ingredient)) for _ in range(rng.randrange(0, 3))]
+            continue
         seen = viewer or cat.name  # the table screen has no seat of its own
         cat.seer_results = [SeerResult(day=1, target=seen, witch=rng.random() < 0.5)]
         hand = [rng.choice(list(Ingredient)) for _ in range(rng.randrange(0, 3))]

@@ -6,6 +6,7 @@ import os
 import time
 from typing import Any
 
+from ..domain.journal import loaded_journal, stored_journal
 from ..domain.room import (
     Binding,
     Room,
@@ -37,6 +38,9 @@ MOVES_PREFIX = "m#"
 #: On a step's item: the version of the latest room write loaded at that step. A move
 #: made on an older room is refused (it would be merged into a room that changed).
 WRITTEN_AT = "g"
+#: On a step's item: the turns of each room write loaded at that step (journal.py), a
+#: list of stored journals, oldest first.
+JOURNAL = "j"
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
 CONNECTION_TTL_SECONDS = 3 * 3600
 
@@ -121,7 +125,7 @@ class DynamoRoomStore(RoomStore):
             if not steps:
                 db.put_item(**put)
                 return True
-            guards = [self._step_guard(room, at, consumed, absent) for at in steps]
+            guards = [self._step_guard(room, at, consumed, absent, at == step) for at in steps]
             db.transact_write_items(TransactItems=[{"Put": put}, *guards])
             return True
         except (db.exceptions.ConditionalCheckFailedException,
@@ -130,7 +134,7 @@ class DynamoRoomStore(RoomStore):
             return False
 
     def _step_guard(self, room: Room, step: int, consumed: list[Submission],
-                    absent: list[tuple[int, str]]) -> dict[str, Any]:  # fmt: skip
+                    absent: list[tuple[int, str]], journaled: bool) -> dict[str, Any]:  # fmt: skip
         """The transaction's update of one step's item: remove the consumed seats' moves if
         each one's count is as read and no absent seat has one, and record the room's new
         version (a seat's move made on the room as it was is refused from now on: merged
@@ -155,6 +159,14 @@ class DynamoRoomStore(RoomStore):
             names[f"#a{i}"] = _count_name(seat)
             terms.append(f"attribute_not_exists(#a{i})")
         update = "SET #g = :g, expires_at = if_not_exists(expires_at, :expires_at)"
+        if journaled and room.journal:
+            # The write's turns go beside it, in the transaction: no write of their own,
+            # and the step's item is billed on the larger of before and after, which the
+            # seats' moves it removes already make about as large (issue 15).
+            names["#j"] = JOURNAL
+            values[":j"] = {"L": [{"S": stored_journal(room.journal)}]}
+            values[":none"] = {"L": []}
+            update += ", #j = list_append(if_not_exists(#j, :none), :j)"
         if removed:
             update += " REMOVE " + ", ".join(removed)
         return {"Update": {
@@ -162,6 +174,29 @@ class DynamoRoomStore(RoomStore):
             **({"ConditionExpression": " AND ".join(terms)} if terms else {}),
             "ExpressionAttributeNames": names, "ExpressionAttributeValues": values,
         }}  # fmt: skip
+
+    def game_journal(self, code: str, last_step: int) -> list[dict[str, Any]]:
+        """Every step item's journal from ``last_step`` back (newer steps sort first), read
+        only for a replay (a finished game's download), page by page."""
+        self.reads += 1
+        texts: list[list[str]] = []
+        query = {
+            "TableName": self.table, "ConsistentRead": True,
+            "KeyConditionExpression": f"{KEY} = :pk AND {SORT} BETWEEN :last AND :first",
+            "ProjectionExpression": "#j", "ExpressionAttributeNames": {"#j": JOURNAL},
+            "ExpressionAttributeValues": {
+                ":pk": _room_key(code)[KEY], ":last": _step_key(code, last_step)[SORT],
+                ":first": _step_key(code, 0)[SORT],
+            },
+        }  # fmt: skip
+        while True:
+            page = self._db.query(**query)
+            texts += [[v["S"] for v in item[JOURNAL]["L"]] for item in page["Items"]
+                      if JOURNAL in item]  # fmt: skip
+            if "LastEvaluatedKey" not in page:
+                break
+            query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return loaded_journal(text for step in reversed(texts) for text in step)
 
     def submissions(self, code: str, step: int) -> list[Submission]:
         self.reads += 1

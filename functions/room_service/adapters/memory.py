@@ -3,6 +3,7 @@
 import threading
 from typing import Any
 
+from ..domain.journal import loaded_journal, stored_journal
 from ..domain.room import (
     Binding,
     Room,
@@ -23,6 +24,8 @@ class MemoryRoomStore(RoomStore):
         self._subs: dict[tuple[str, int, str], tuple[str, int]] = {}
         #: (code, step) → the version of the latest room write loaded at that step.
         self._written_at: dict[tuple[str, int], int] = {}
+        #: (code, step) → the journal of each room write loaded at that step, as stored.
+        self._journals: dict[tuple[str, int], list[str]] = {}
         self._lock = threading.Lock()
         self.writes = 0
         self.conflicts = 0
@@ -65,7 +68,16 @@ class MemoryRoomStore(RoomStore):
                 del self._subs[(room.code, sub.step, sub.player)]
             if step is not None:
                 self._written_at[(room.code, step)] = room.version
+                if room.journal:
+                    self._journals.setdefault((room.code, step), []).append(
+                        stored_journal(room.journal)
+                    )
             return True
+
+    def game_journal(self, code: str, last_step: int) -> list[dict[str, Any]]:
+        with self._lock:
+            steps = sorted(s for c, s in self._journals if c == code and s <= last_step)
+            return loaded_journal(text for s in steps for text in self._journals[(code, s)])
 
     def _n(self, code: str, sub: Submission) -> int:
         stored = self._subs.get((code, sub.step, sub.player))

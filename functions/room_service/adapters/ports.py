@@ -34,6 +34,11 @@ class RoomStore(ABC):
         on the room as it was before is then refused (``put_submission``)."""
 
     @abstractmethod
+    def game_journal(self, code: str, last_step: int) -> list[dict[str, Any]]:
+        """The turns written down beside every write saved with a ``step`` up to
+        ``last_step`` (journal.py), oldest first (of the items TTL has not removed)."""
+
+    @abstractmethod
     def submissions(self, code: str, step: int) -> list[Submission]:
         """The pending submissions of one step."""
 

@@ -13,6 +13,7 @@ from engine.game import Game
 from engine.games import DEFAULT_GAME, game_of
 
 from . import room_dictionary_1
+from .journal import JournaledGame
 
 #: Room codes avoid letters that read alike aloud or on a small screen (I/1, O/0, L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -103,6 +104,9 @@ class Room(BaseModel):
     #: Not stored: the current step's pending moves by seat, as merged in at load
     #: (``UnitOfWork.load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)
+    #: Not stored here: the turns the game took since the room was loaded (journal.py),
+    #: which the store writes beside the room on its step's item (``RoomStore.save``).
+    journal: list[dict[str, Any]] = Field(default_factory=list, exclude=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -124,8 +128,9 @@ class Room(BaseModel):
 
     @property
     def rules(self) -> Game:
-        """The game this room plays (every call into the game goes through it)."""
-        return game_of(self.game)
+        """The game this room plays (every call into the game goes through it), writing
+        down each turn it takes in ``journal``."""
+        return JournaledGame(game_of(self.game), self.journal)  # type: ignore[return-value]
 
     def seat(self, name: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.name == name), None)

@@ -143,6 +143,12 @@ class Ping(_SeatMessage):
     rev: Annotated[str, StringConstraints(max_length=REV_LENGTH)] | None = None
 
 
+class Replay(_SeatMessage):
+    """The last finished game's replay file, for a seat that played it (issue 15)."""
+
+    action: Literal["replay"]
+
+
 RoomAction = Annotated[
     CreateRoom
     | Join
@@ -155,11 +161,12 @@ RoomAction = Annotated[
     | Start
     | Rematch
     | RoomOptions
-    | Ping,
+    | Ping
+    | Replay,
     Field(discriminator="action"),
 ]
 ROOM_ACTIONS = ("create_room", "join", "watch", "leave", "settings", "reorder", "kick", "hand_over",
-                "start", "rematch", "room_options", "ping")  # fmt: skip
+                "start", "rematch", "room_options", "ping", "replay")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 #: The frames of a phone with no room yet: every other frame may name its room (issue 16,
 #: ``_SeatMessage.room``); ``join`` and ``watch`` name the room they ask for.

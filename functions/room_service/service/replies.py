@@ -8,8 +8,10 @@ params; ``action`` is the refused message's type or null; ``message`` is English
 logs), ``{"type": "pong"}``.
 """
 
+import base64
 import hashlib
 import json
+import zlib
 from typing import Any
 
 from engine.errors import GameError
@@ -30,6 +32,22 @@ def rev(view: dict[str, Any]) -> str:
     view alone, so a phone learns from it nothing its view does not show."""
     text = json.dumps(view, sort_keys=True, separators=(",", ":"))
     return hashlib.blake2s(text.encode(), digest_size=REV_LENGTH // 2).hexdigest()
+
+
+#: A replay file goes in parts of at most this many base64 characters: each message stays
+#: under API Gateway's 32 KB WebSocket frame (a post is not split for the sender).
+REPLAY_PART_CHARS = 30_000
+
+
+def replay_messages(file: dict[str, Any]) -> list[dict[str, Any]]:
+    """A replay file (docs/replay.md) as the phone gets it: ``{"type": "replay", "part":
+    i, "parts": n, "data": D}``; the ``data`` of parts 0…n-1 joined is the file's JSON
+    compressed by zlib, in base64 (a 12-cat game's ~50 KB of JSON is one part of ~12 KB)."""
+    text = json.dumps(file, separators=(",", ":"), ensure_ascii=False)
+    data = base64.b64encode(zlib.compress(text.encode(), 9)).decode()
+    chunks = [data[i : i + REPLAY_PART_CHARS] for i in range(0, len(data), REPLAY_PART_CHARS)]
+    return [{"type": "replay", "part": i, "parts": len(chunks), "data": chunk}
+            for i, chunk in enumerate(chunks)]  # fmt: skip
 
 
 def error_message(error: GameError, action: str | None) -> dict[str, Any]:

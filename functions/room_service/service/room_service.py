@@ -26,7 +26,7 @@ from ..adapters.ratelimit import (
     JOIN_ATTEMPTS_PER_IP_PER_HOUR,
     ROOMS_PER_IP_PER_HOUR,
 )
-from ..domain import lobby
+from ..domain import journal, lobby
 from ..domain.lobby import CannotJoin
 from ..domain.room import (
     MAX_WATCHERS,
@@ -59,6 +59,7 @@ from .commands import (
     Ping,
     Rematch,
     Reorder,
+    Replay,
     RoomOptions,
     SeatCheckTimer,
     Start,
@@ -103,7 +104,7 @@ class RoomService(LobbyHandlers, GameHandlers):
             Leave: self.leave, ChangeSettings: self.settings, Reorder: self.reorder,
             Kick: self.kick, HandOver: self.hand_over, Start: self.start,
             Rematch: self.rematch, RoomOptions: self.room_options, Ping: self.ping,
-            GameMove: self.move,
+            GameMove: self.move, Replay: self.replay,
         }  # fmt: skip
 
     # == entrypoints =======================================================================
@@ -267,6 +268,24 @@ class RoomService(LobbyHandlers, GameHandlers):
         if binding is None or binding.room != code:
             return binding, None
         return binding, loaded
+
+    # == a finished game's replay ==========================================================
+    def replay(self, room: Room, name: str, connection_id: str, msg: Replay) -> Change:
+        """The replay file of the game the lobby shows the result of, for a seat that
+        played it (issue 15): its journal read from the step items (journal.py), sent to
+        this phone alone in parts of at most ``REPLAY_PART_CHARS`` (zlib, base64), so no
+        frame passes API Gateway's 32 KB. Nothing is written."""
+        seat = room.seat(name)
+        if room.started or room.last_result is None or not (seat and seat.played_last_game):
+            raise IllegalAction("There is no finished game of yours to replay here.",
+                                code="no_replay")  # fmt: skip
+        entries = journal.last_game(self.ports.store.game_journal(room.code, room.steps_before))
+        if entries is None:  # played before journals were kept, or past the items' TTL
+            raise IllegalAction("That game was not kept.", code="replay_not_kept")
+        self.metrics.count("ReplaysSent")
+        file = journal.replay_file(entries)
+        parts = replies.replay_messages(file)
+        return Change(write=False, push_views=False, direct=[(connection_id, m) for m in parts])
 
     # == create and join ===================================================================
     def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:

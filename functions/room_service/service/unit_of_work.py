@@ -124,7 +124,9 @@ class UnitOfWork:
                 if room.seats:  # an empty room keeps its expiry: TTL removes it
                     room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
                 unmerged = _unmerged(room, loaded)
-                if self.store.save(room, expected, loaded.consumed, unmerged, loaded.stored_step):
+                if self.store.save(
+                    room, expected, loaded.consumed, unmerged, _step_written(room, loaded)
+                ):
                     change.push_views = change.push_views or loaded.advanced
                     # A write that stores a step other seats' moves ended: nobody has it yet.
                     return Commit(room, change, self.stamp(), None if loaded.advanced else before)
@@ -145,6 +147,7 @@ class UnitOfWork:
                 stamp: int) -> Loaded:  # fmt: skip
         """``room`` at ``stored_state`` (as stored) with ``pending`` merged in."""
         room.state = stored_state
+        room.journal.clear()  # the turns from the stored state on are taken again below
         if stored_state is None:
             return Loaded(room=room, stored_step=None, stamp=stamp)
         # Submissions are keyed by the room's numbering, so none of one game is ever
@@ -186,6 +189,15 @@ class UnitOfWork:
         sub = Submission(player=move.player, step=loaded.stored_step, actions=actions,
                          n=expected_n + 1)  # fmt: skip
         return self.store.put_submission(room.code, sub, expected_n, room.version)
+
+
+def _step_written(room: Room, loaded: Loaded) -> int | None:
+    """The step whose item records this write (its version, and its turns: journal.py):
+    the step the room was loaded at, or, for the write that starts a game from the lobby,
+    the new game's first step, where its deal is written down."""
+    if loaded.stored_step is None and room.journal:
+        return room.stored_step
+    return loaded.stored_step
 
 
 def _unmerged(room: Room, loaded: Loaded) -> list[tuple[int, str]]:

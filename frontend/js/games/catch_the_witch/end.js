@@ -1,30 +1,117 @@
-// The end of a game of Catch the Witch: the winner, every role revealed, and the
-// timeline with the witches' secret night work.
+// The end of a game of Catch the Witch: the winner, every role revealed, and the whole
+// story day by day (issue 15): who went where, the guard, what the witches cast on whom and
+// whether it worked, the Seer's looks and the Pickpocket's peeks and thefts, every proposal
+// with its yes and no, the ritual and every exile vote. The engine's end view tells it
+// (reveal.timeline, docs/engine.md), naming cats by seat: the number in `players`.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { label, icon } from "./common.js";
 
+// A cat of the story: its role's icon, then its name (every role is known at the end).
+function storyCats(v, reveal) {
+  const nameOf = (seat) => (v.players[seat - 1] || {}).name || `#${seat}`;
+  const cat = (seat) => `${icon("role", reveal.roles[nameOf(seat)])}${nameOf(seat)}`;
+  const cats = (seats) => (seats && seats.length ? seats.map(cat).join(", ") : "—");
+  return { cat, cats };
+}
+
+// The line under a day's title: the duck's ingredients, then what the village saw at once
+// (new frogs, the ritual's result, the exile), so a closed day still says what happened.
+function daySummary(day, cats) {
+  const ritual = day.ritual_result ? (day.ritual_result === "success" ? "✨" : "💥") : "";
+  const frogs = (day.new_frogs || []).length ? `🐸 ${cats(day.new_frogs)}` : "";
+  const exiled = day.exiled ? `⚖ ${cats([day.exiled])}` : "";
+  return [(day.required || []).map((i) => icon("ingredient", i)).join(""), ritual, frogs, exiled]
+    .filter(Boolean).join(" · ");
+}
+
+// Where every cat gathered, place by place, and where the Knight guarded.
+function nightPart(day, cat, cats) {
+  const byPlace = {};
+  (day.places || []).forEach((place, i) => { if (place) (byPlace[place] ||= []).push(i + 1); });
+  const lines = Object.entries(byPlace).map(([place, seats]) =>
+    h("li", {}, `${label("place", place)}: ${cats(seats)}`));
+  if (day.guard) {
+    lines.push(h("li", {}, `${icon("role", "knight")} ${t("story_guard", { name: cat(day.guard.knight), place: label("place", day.guard.place) })}`));
+  }
+  for (const s of day.spells || []) {
+    const target = s.target ? cat(s.target) : label("place", s.place);
+    const told = { witch: cat(s.witch), spell: label("spell", s.spell), target };
+    lines.push(s.worked ? h("li", {}, `✔ ${t("story_spell_worked", told)}`)
+      : h("li", { class: "muted" }, `✘ ${t("story_spell_failed", told)}`));
+  }
+  if ((day.new_frogs || []).length) lines.push(h("li", {}, `🐸 ${t("new_frogs", { names: cats(day.new_frogs) })}`));
+  if ((day.restored || []).length) lines.push(h("li", {}, `🌿 ${t("restored", { names: cats(day.restored) })}`));
+  return lines;
+}
+
+// The evening's secret looks and peeks.
+function eveningPart(day, cat) {
+  const looks = (day.looks || []).map((look) => {
+    const told = { seer: cat(look.seer), name: cat(look.target) };
+    return h("li", {}, `${icon("role", "seer")} ${look.witch ? t("story_look_witch", told) : t("story_look_clear", told)}`);
+  });
+  const peeks = (day.peeks || []).map((peek) => {
+    const told = { name: cat(peek.pickpocket), target: cat(peek.target) };
+    return h("li", {}, `${icon("role", "pickpocket")} ${peek.took
+      ? t("story_peek_took", { ...told, card: label("ingredient", peek.took) }) : t("story_peek_nothing", told)}`);
+  });
+  return [...looks, ...peeks];
+}
+
+// Every proposal with its yes and no, the ritual, and the exile vote.
+function nightVotes(day, cat, cats) {
+  const lines = (day.proposals || []).map((p) => h("li", {},
+    h("div", {}, `📜 ${t("story_proposal", { chief: cat(p.chief), names: cats(p.members) })} `,
+      h("strong", {}, p.passed ? `✔ ${t("passed")}` : `✘ ${t("rejected")}`)),
+    h("div", { class: "muted" }, `${t("yes_votes", { names: cats(p.yes) })} · ${t("no_votes", { names: cats(p.no) })}`)));
+  if (day.ritual_result) {
+    lines.push(h("li", {}, `🔥 ${t("members", { names: cats(day.ritual_members) })} `,
+      h("strong", {}, day.ritual_result === "success" ? `✨ ${t("success")}` : `💥 ${t("failure")}`)));
+  }
+  if ((day.votes || []).length) {
+    const byTarget = new Map();
+    for (const [voter, target] of day.votes) {
+      if (!byTarget.has(target)) byTarget.set(target, []);
+      byTarget.get(target).push(voter);
+    }
+    const tally = [...byTarget].map(([target, voters]) => h("div", { class: "muted" }, target
+      ? t("voted_for", { names: cats(voters), target: cat(target) })
+      : t("voted_skip", { names: cats(voters) })));
+    lines.push(h("li", {}, h("div", {}, "⚖ ", h("strong", {}, day.exiled ? t("exiled", { name: cat(day.exiled) }) : t("nobody_exiled"))), ...tally));
+  }
+  return lines;
+}
+
+// Which days this phone has opened or closed, by game (its last step) and day: a view that
+// arrives while the result is shown (the lobby changing) draws them as the player left them.
+const opened = new Map();
+
+// One day, closed but for the last one (the day that decided the game) until the player
+// taps it; oldest first, so the story reads in the order it was played.
+function storyDay(v, day, isLast, cat, cats) {
+  const key = `${v.step}/${day.day}`;
+  const open = opened.has(key) ? opened.get(key) : isLast;
+  return h("li", {}, h("details", { open, ontoggle: (e) => opened.set(key, e.target.open) },
+    h("summary", {}, h("span", {}, h("strong", {}, t("day", { n: day.day })), " ", h("span", { class: "muted" }, daySummary(day, cats)))),
+    h("ul", { class: "story-lines" }, ...nightPart(day, cat, cats), ...eveningPart(day, cat), ...nightVotes(day, cat, cats))));
+}
+
 function gameOver(v, me, ctx) {
   const outcome = v.outcome;
   const reveal = v.reveal || { roles: {}, timeline: [] };
+  const { cat, cats } = storyCats(v, reveal);
   const rows = Object.entries(reveal.roles).map(([name, role]) =>
     h("tr", {}, h("td", {}, name), h("td", {}, label("role", role))));
-  const days = (reveal.timeline || []).map((day) => h("li", {},
-    h("strong", {}, t("day", { n: day.day })), ": ",
-    (day.required || []).map((i) => icon("ingredient", i)).join(""), " · ",
-    day.ritual_result ? (day.ritual_result === "success" ? "✨" : "💥") : "–", " · ",
-    day.new_frogs && day.new_frogs.length ? `🐸 ${day.new_frogs.join(", ")} · ` : "",
-    day.exiled ? `⚖ ${day.exiled}` : "",
-    // The witches' secret night work, revealed: who cast what on whom, and whether it worked.
-    ...(day.spells || []).filter((s) => s.spell !== "none").map((s) => h("div", { class: "muted" },
-      `${icon("role", "witch")} ${s.witch}: ${label("spell", s.spell)} → ${s.target || t("place_" + s.place)} `,
-      s.worked ? "✔" : "✘"))));
+  const timeline = reveal.timeline || [];
   return h("div", {},
     h("h1", {}, t(`winner_${outcome.winner}`)),
     h("p", {}, t(`reason_${outcome.reason}`)),
     h("p", {}, t("witch_score", { n: reveal.witch_score ?? 0 })),
     h("table", { class: "panel" }, ...rows),
-    h("h2", {}, t("timeline")), h("ul", {}, ...days),
+    h("h2", {}, t("timeline")),
+    h("p", { class: "muted hint" }, t("story_hint")),
+    h("ul", { class: "story" }, ...timeline.map((day, i) => storyDay(v, day, i === timeline.length - 1, cat, cats))),
     // Shown from the lobby's last_result (the room is back in the lobby): each player goes
     // back when they are done looking. From a server that keeps the room at the result, the
     // host's rematch.

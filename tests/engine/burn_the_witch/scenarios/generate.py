@@ -13,8 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.burn_the_witch.command_line import GAME, SECONDS_PER_ACTION, outcome_of
+from engine.burn_the_witch.command_line import GAME, outcome_of
 from engine.burn_the_witch.state import GameState, Player
+from engine.replaying import SECONDS_PER_ACTION
 
 HERE = Path(__file__).parent
 MAX_MOVES = 2_000

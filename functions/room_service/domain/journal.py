@@ -1,0 +1,133 @@
+"""The game's journal: every turn a room's game takes, written down as it is taken, so a
+finished game can be downloaded as a replay file that ``python -m engine.replay`` plays
+to the same end (issue 15, docs/replay.md "A game played in a room").
+
+Every call into a room's game goes through ``Room.rules``, which is the game wrapped in a
+``JournaledGame``: each turn that changes the state (a new deal and its start, a move, a
+time-out, a departure, a new host) is appended to the room's ``journal``, with the time
+the game was given. The store writes the journal of each room write beside that write,
+on the item of the step the room was loaded at (``RoomStore.save``), so no turn costs a
+write of its own and the room item does not grow with the game."""
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.effects import Effect
+from engine.game import Game
+from engine.games import game_of
+from engine.replaying import played
+
+#: The entry that opens a game in the journal: the deal (players in seat order, seed,
+#: host, settings). The replay file's header is made from it.
+NEW_GAME = "new_game"
+#: The game's start (its time is the replay's 0 s).
+START = "start"
+#: Entries the engine's replay plays as calls other than a move (docs/replay.md).
+TIMEOUT, LEAVE, SET_HOST = "timeout", "leave", "set_host"
+
+
+class JournaledGame:
+    """``game``, appending each turn it takes to ``journal``. A turn the game refuses (it
+    raises) is not written. Everything else is the game's own (``__getattr__``)."""
+
+    def __init__(self, game: Game, journal: list[dict[str, Any]]) -> None:
+        self._game = game
+        self._journal = journal
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def new_game(self, players: Sequence[str], settings: BaseModel, seed: int,
+                 host: str) -> BaseModel:  # fmt: skip
+        state = self._game.new_game(players, settings, seed, host)
+        self._journal.append({
+            "type": NEW_GAME, "game": self._game.key, "players": list(players), "seed": seed,
+            "host": host, "settings": settings.model_dump(mode="json"),
+        })  # fmt: skip
+        return state
+
+    def start(self, state: BaseModel, now: float) -> tuple[BaseModel, list[Effect]]:
+        result = self._game.start(state, now)
+        self._journal.append({"type": START, "t": now})
+        return result
+
+    def apply(self, state: BaseModel, action: BaseModel | dict[str, Any],
+              now: float) -> tuple[BaseModel, list[Effect]]:  # fmt: skip
+        result = self._game.apply(state, action, now)
+        made = action if isinstance(action, dict) else action.model_dump(mode="json")
+        self._journal.append({**made, "t": now})
+        return result
+
+    def time_out(self, state: BaseModel, now: float) -> tuple[BaseModel, list[Effect]]:
+        result = self._game.time_out(state, now)
+        self._journal.append({"type": TIMEOUT, "t": now})
+        return result
+
+    def leave(self, state: BaseModel, player: str, now: float) -> tuple[BaseModel, list[Effect]]:
+        result = self._game.leave(state, player, now)
+        self._journal.append({"type": LEAVE, "player": player, "t": now})
+        return result
+
+    def set_host(self, state: BaseModel, player: str) -> BaseModel:
+        result = self._game.set_host(state, player)
+        self._journal.append({"type": SET_HOST, "player": player})
+        return result
+
+
+def stored_journal(entries: list[dict[str, Any]]) -> str:
+    """One room write's turns as stored: compact JSON. Times are kept exactly (a float's
+    shortest repr), so a replay gives the game the times it had."""
+    return json.dumps(entries, separators=(",", ":"))
+
+
+def loaded_journal(texts: Iterable[str]) -> list[dict[str, Any]]:
+    """The turns of stored journals (``stored_journal``), in the order given."""
+    return [entry for text in texts for entry in json.loads(text)]
+
+
+def last_game(entries: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The entries of the last game in ``entries`` (oldest first), from its ``new_game``
+    on; None if no game opens in them."""
+    opening = next((i for i in range(len(entries) - 1, -1, -1)
+                    if entries[i].get("type") == NEW_GAME), None)  # fmt: skip
+    return None if opening is None else entries[opening:]
+
+
+def replay_file(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """A replay file (docs/replay.md) of one game's journal (``last_game``): its deal, the
+    time it started and every turn with the time the game was given (seconds since the
+    epoch, as played: the same times give the same deadlines, so the same game), and for
+    the browser's viewer the table's view as each step opened (``table_steps``)."""
+    deal, rest = entries[0], entries[1:]
+    started = next((e["t"] for e in rest if e.get("type") == START), None)
+    file = {
+        "game": deal["game"], "players": deal["players"], "seed": deal["seed"],
+        "host": deal["host"], "settings": deal["settings"], "started_at": started,
+        "actions": [e for e in rest if e.get("type") != START],
+    }  # fmt: skip
+    file["steps"] = table_steps(file)
+    return file
+
+
+def table_steps(file: dict[str, Any]) -> list[dict[str, Any]]:
+    """The public table view (``Game.table_view``: what a shared screen shows) as each step
+    of the file's game opened, and ``at``, the index of the first action made in it: the
+    viewer steps through these, and shows the actions of a step once roles are shown. The
+    game is played again from the file (engine/replaying.py), as the command line does."""
+    game = game_of(file["game"])
+    first = game.new_game(file["players"], game.parse_settings(file["settings"]), file["seed"],
+                          file["host"])  # fmt: skip
+    opened = game.start(first, file["started_at"] or 0.0)[0]
+    steps = [{"at": 0, "view": game.table_view(opened)}]
+    step = game.step(opened)
+    for index, _, state, _ in played(game, opened, file["actions"], file["started_at"] or 0.0):
+        if game.step(state) == step:
+            continue
+        step, view = game.step(state), game.table_view(state)
+        # A step only some players see (the Knight's guard) is no step of the table's.
+        if view["step"] != steps[-1]["view"]["step"]:
+            steps.append({"at": index + 1, "view": view})
+    return steps
