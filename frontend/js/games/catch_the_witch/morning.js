@@ -43,9 +43,11 @@ function morning(v) {
 }
 
 // Frogs, exiled and Away cats choose nothing at night: one scene for every one of them.
+// A screen with no seat (the table screen, the replay viewer) speaks to the whole room.
 function spectatorNight(v) {
+  const text = v.you ? t("night_watch_text") : t("night_watch_text_table");
   return h("div", {}, h("h2", {}, `🌙 ${t("night_watch")}`), duck(v),
-    h("div", { class: "panel scene" }, h("p", {}, t("night_watch_text")), timeGauge(v)));
+    h("div", { class: "panel scene" }, h("p", {}, text), timeGauge(v)));
 }
 
 // The secondary button under the places: the same shape on every phone. The Knight's
