@@ -16,7 +16,9 @@ counts.
 Never: the seed, pinned draws, other cats' roles, hands, places, spells,
 votes before they are revealed, or the cards played in a ritual.
 At the end every role and the whole story are revealed (``_full_day``), but never the
-ritual cards.
+ritual cards: no view shows them. (A finished game's replay file, which a room gives the
+seats that played it, holds every move, cards included, so that it plays to the same end:
+docs/replay.md.)
 """
 
 from collections import Counter

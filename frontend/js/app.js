@@ -304,9 +304,16 @@ function roomScreen(v) {
     const shown = { ...app.result, phase: "game_over", room: v.room, you: v.you, host: v.host, me: null, deadline: null };
     // Every game's result offers its replay to the seats that played it: watched here,
     // step by step (replay.html), or saved as a file.
-    const ask = (mode) => () => { app.replayMode = mode; send("replay"); };
+    // The viewer opens in a new tab (the link itself, so no pop-up blocker stops it):
+    // this one keeps its socket, so its seat (docs/protocol.md: a gone phone's lobby seat
+    // is freed). The file reaches the viewer through localStorage (replay.js).
+    const ask = (mode) => () => {
+      if (mode === "watch") localStorage.removeItem(KEYS.watchReplay); // the new one, not the last
+      app.replayMode = mode;
+      send("replay");
+    };
     const replay = h("div", { class: "replay-actions" },
-      h("button", { id: "watch-replay", onclick: ask("watch") }, t("watch_replay")),
+      h("a", { id: "watch-replay", class: "button", href: "replay.html", target: "_blank", onclick: ask("watch") }, t("watch_replay")),
       h("button", { id: "download-replay", onclick: ask("save") }, t("download_replay")));
     return h("section", {}, ...game.render(shown, { ...ctx, toLobby }), replay);
   }

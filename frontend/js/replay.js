@@ -1,7 +1,8 @@
 // A finished game's replay file (docs/replay.md, "A game played in a room"): the phone
 // asks for it with {"action": "replay"} and gets it in parts (zlib, base64), which it
 // puts together and either saves as a JSON file that `python -m engine.replay` plays, or
-// opens in the viewer (replay.html) on this phone.
+// hands to the viewer (replay.html), which the tap opened in a new tab: leaving this page
+// would close its socket, and a seat whose phone is gone is freed (issue 18).
 import { KEYS } from "./storage.js";
 
 const parts = new Map();
@@ -20,8 +21,8 @@ export async function receiveReplayPart(message, room, mode = "save") {
   const text = await new Response(stream).text();
   const file = JSON.parse(text);
   if (mode === "watch") {
-    sessionStorage.setItem(KEYS.watchReplay, text);
-    location.assign("replay.html");
+    // The viewer's tab, opened by the tap (app.js), is told by the storage event.
+    localStorage.setItem(KEYS.watchReplay, text);
     return;
   }
   save(JSON.stringify(file), fileName(file, room));

@@ -3,8 +3,9 @@
 // it: each step's public table view (the file's `steps`), drawn by the game's own screens
 // as a phone that watches sees them. Roles stay hidden until the last step unless
 // "Show roles" is on; then each cat's role is shown and the step's moves are listed.
-// The file comes from the phone that just downloaded it (sessionStorage) or from a file
-// the player opens here.
+// The file comes from the phone's game tab ("Watch the replay" opens this page in a new
+// tab, so the game's tab keeps its seat, and leaves the file in localStorage when it has
+// come) or from a file the player opens here.
 import { h, clear, replaceIfChanged } from "./dom.js";
 import { KEYS } from "./storage.js";
 import { loadLanguage, t, hasString } from "./i18n.js";
@@ -29,8 +30,11 @@ const ctx = {
 
 async function main() {
   await loadLanguage();
-  const kept = sessionStorage.getItem(KEYS.watchReplay);
+  const kept = localStorage.getItem(KEYS.watchReplay);
   if (kept) open(kept);
+  window.addEventListener("storage", (e) => {
+    if (e.key === KEYS.watchReplay && e.newValue) { open(e.newValue); render(); }
+  });
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") go(viewer.at + 1);
     if (e.key === "ArrowLeft") go(viewer.at - 1);
@@ -79,14 +83,17 @@ function shownView(file, index) {
   };
 }
 
-// The moves made during step `index` (shown with the roles: they hold every secret).
-function movesOf(file, index) {
+// The moves made during step `index` (shown with the roles: they hold every secret but
+// what the game never shows, `neverShown`: a ritual's cards, a ballot).
+function movesOf(file, index, game) {
   const from = file.steps[index].at;
   const to = index + 1 < file.steps.length ? file.steps[index + 1].at : file.actions.length;
   const start = file.started_at || 0;
   const known = roles(file);
   return file.actions.slice(from, to).map((a) => {
-    const { type, player, t: at, ...fields } = a;
+    const { type, player, t: at, ...all } = a;
+    const hidden = (game.neverShown || {})[type] || [];
+    const fields = Object.fromEntries(Object.entries(all).filter(([k]) => !hidden.includes(k)));
     const when = at !== undefined ? `${Math.floor((at - start) / 60)}:${String(Math.floor((at - start) % 60)).padStart(2, "0")}` : "";
     const who = player ? `${player}${known[player] ? ` (${roleName(known[player])})` : ""}` : "—";
     // The move as the file has it (the engine's names), made readable: "witch spell · spell: frog".
@@ -117,7 +124,6 @@ function opener() {
       const chosen = e.target.files && e.target.files[0];
       if (!chosen) return;
       open(await chosen.text());
-      sessionStorage.removeItem(KEYS.watchReplay);
       render();
     } }));
 }
@@ -142,7 +148,7 @@ function render() {
   }
   parts.push(...game.render(v, ctx));
   if (viewer.showRoles) {
-    const moves = movesOf(file, viewer.at);
+    const moves = movesOf(file, viewer.at, game);
     if (moves.length) parts.push(h("h2", {}, t("replay_moves")), h("ol", { class: "panel replay-moves" }, ...moves));
   }
   parts.push(opener());

@@ -3,7 +3,7 @@ export const KEYS = {
   seat: "party.seat", // {room, token, name}: a reload keeps the seat
   name: "party.name", // the name typed last
   lang: "party.lang", // the language chosen
-  watchReplay: "party.replay", // sessionStorage: a replay file the viewer is to open (replay.js)
+  watchReplay: "party.replay", // the replay file last watched: the viewer's tab opens it (replay.js)
 };
 
 // Before the shell had more than one game the keys were Catch the Witch's own. A phone

@@ -51,11 +51,18 @@ function onMessage(message) {
     state.view = message.view;
     state.seq = message.seq;
     state.error = null;
+    state.watchedAgain = false; // watching: if let go again later, it may watch again
     render(); // first: the step shown is the one narrated
     speakStep(state.view);
     return;
   } else if (message.type === "error") {
     if (message.code === "already_in_room") return; // this socket watches already
+    // A newer screen took this one's place (at most 4 a room): watch again, once.
+    if (message.code === "no_such_room" && state.view && !state.watchedAgain) {
+      state.watchedAgain = true;
+      connection.transmit({ action: "watch", room });
+      return;
+    }
     state.error = t("error_" + message.code, message.params || {});
   } else return;
   render();

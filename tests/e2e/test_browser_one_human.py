@@ -171,11 +171,14 @@ def test_one_human_witch_among_bots_plays_a_whole_game_without_english_or_tells(
     shown = page.locator("main").inner_text()
     assert say[f"winner_{outcome['winner']}"] in shown, (outcome, shown)
     assert say[f"reason_{outcome['reason']}"] in shown, (outcome, shown)
-    # Watched on the phone instead: the viewer opens at the first of the file's steps.
-    page.click("#watch-replay")
-    page.wait_for_url("**/replay.html")
+    # Watched on the phone instead: the viewer opens in a new tab at the first of the
+    # file's steps, and the game's tab keeps its seat.
+    with page.context.expect_page() as opened:
+        page.click("#watch-replay")
+    viewer = opened.value
     first = _say(say["replay_step"], n="1", of=str(len(file["steps"])))
-    expect(page.locator("#replay-position")).to_have_text(first)
-    read("replay", page.evaluate(SEEN_TEXT_JS))
+    expect(viewer.locator("#replay-position")).to_have_text(first, timeout=15_000)
+    read("replay", viewer.evaluate(SEEN_TEXT_JS))
+    expect(page.locator("main")).to_have_attribute("data-phase", "game_over")
     # Last, so that a failure shows every other check passed.
     assert english == {}, f"English on a {language} phone: {english}"

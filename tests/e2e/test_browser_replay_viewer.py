@@ -4,7 +4,7 @@ local stack serving the client).
 
 The files are real downloads: whole bot games played through the room service (in
 memory), fetched with ``{"action": "replay"}`` as a phone does. The viewer gets a file the
-way the result screen's "Watch the replay" leaves it (sessionStorage) or opened from
+way the result screen's "Watch the replay" leaves it (localStorage) or opened from
 disk. Every step of a game of each game is drawn (a script error anywhere fails the
 test); screenshots go to docs/screens/replay-*.png."""
 
@@ -39,8 +39,8 @@ def files() -> dict[str, dict]:
 
 
 def _watch(page, stack, file: dict) -> None:
-    """The viewer as "Watch the replay" opens it: the file left in sessionStorage."""
-    page.add_init_script(f"sessionStorage.setItem('party.replay', {json.dumps(json.dumps(file))})")
+    """The viewer as "Watch the replay" leaves it: the file in localStorage."""
+    page.add_init_script(f"localStorage.setItem('party.replay', {json.dumps(json.dumps(file))})")
     page.goto(stack.http_url + "/replay.html")
 
 
@@ -93,6 +93,15 @@ def test_roles_stay_hidden_until_shown_and_then_every_move_of_the_step_is_listed
     moves = page.locator(".replay-moves li")
     first, second = file["steps"][1]["at"], file["steps"][2]["at"]
     expect(moves).to_have_count(second - first)
+    # Every step's moves, and never a ritual's card (RULES §7), even with the roles shown.
+    listed = []
+    for _ in range(len(file["steps"]) - 2):
+        page.click("#replay-next")
+        listed += page.locator(".replay-moves li").all_inner_texts()
+    played = [line for line in listed if "play card" in line]
+    assert played and not [line for line in played if "card:" in line], played
+    page.click("#replay-first")
+    page.click("#replay-next")
     page.screenshot(path=SCREENS / "replay-roles.png", full_page=True)
     page.uncheck("#replay-roles")
     assert page.locator("main").inner_text() == hidden

@@ -149,19 +149,69 @@ def test_a_step_ended_by_moves_written_meanwhile_is_written_down_once():
     assert replayed_result(file) == without_step(result)
 
 
-def test_the_second_game_of_a_room_replays_alone():
-    """Play again: the file holds the last game only, from its own deal on."""
+def test_a_changed_vote_leaves_no_trace_in_the_file():
+    """RULES §3.6: only the final yes/no vote is kept anywhere, replays too. Ann votes Yes,
+    a room write takes her vote in (she hands the host's powers over), then she changes
+    it to No before everyone has voted: the file has her No alone."""
     harness = Harness()
+    harness.table(CATS)
+    harness.send("Ann", action="start")
+
+    def ann_votes(view):
+        return view["phase"] == "approval" and view["your_turn"]
+
+    harness.play_with_bots(CATS, seed=2, until=ann_votes)
+    step, changed_at = harness.view("Ann")["step"], harness.clock.now
+    harness.send("Ann", action="approve", yes=True)
+    harness.send("Ann", action="hand_over", target="Bo")
+    harness.send("Ann", action="approve", yes=False)
+    assert harness.error("Ann") is None and harness.view("Ann")["step"] == step
+    result = harness.play_with_bots(CATS, seed=2)
+    file = downloaded(harness, "Ann")
+    journal = harness.store.game_journal(harness.code, harness.room().steps_before)
+    ann = [e for e in journal if e.get("player") == "Ann" and e["type"] == "approve"]
+    yes, no = (next(e for e in ann if e["yes"] is answer and e["t"] >= changed_at)
+               for answer in (True, False))  # fmt: skip
+    assert yes not in file["actions"] and no in file["actions"]
+    assert len([a for a in file["actions"] if a in ann]) == len(ann) - 1
+    assert replayed_result(file) == without_step(result)
+
+
+@pytest.mark.parametrize("store", ["memory", "dynamodb"])
+def test_the_second_game_of_a_room_replays_alone(store):
+    """Play again: the file holds the last game only, from its own deal on."""
+    with harness_on(store) as harness:
+        _two_games(harness)
+
+
+def _two_games(harness: Harness) -> None:
     harness.table(CATS[:5])
     harness.send("Ann", action="start")
     harness.play_with_bots(CATS[:5], seed=1)
     first = downloaded(harness, "Ann")
+    harness.clock.now += 30  # the table looks at the result a while
     harness.send("Ann", action="start")
     result = harness.play_with_bots(CATS[:5], seed=2)
     second = downloaded(harness, "Ann")
     assert second["seed"] != first["seed"] or second["actions"] != first["actions"]
     assert second["started_at"] > first["actions"][-1]["t"]
     assert replayed_result(second) == without_step(result)
+
+
+def test_a_game_whose_items_are_partly_gone_is_refused_in_words():
+    """DynamoDB's TTL removes step items late and in no order: a journal with a step
+    missing does not play, and the phone is told the game was not kept (nothing raised
+    out of the handler)."""
+    harness = Harness()
+    harness.table(CATS[:4])
+    harness.send("Ann", action="start")
+    harness.play_with_bots(CATS[:4], seed=1)
+    journals = harness.store._journals
+    middle = sorted(journals)[len(journals) // 2]
+    del journals[middle]
+    harness.send("Bo", action="replay")
+    assert harness.error("Bo")["code"] == "replay_not_kept"
+    assert not [m for m in harness.messages("Bo") if m["type"] == "replay"]
 
 
 def test_no_replay_before_a_game_ends_nor_for_a_seat_that_did_not_play_it():

@@ -78,19 +78,23 @@ def test_a_table_screen_s_ping_is_answered_like_a_seat_s():
     assert h.messages(TV)[-1]["rev"] == rev  # no rev: the view again
 
 
-def test_watchers_are_capped_per_room():
+def test_watchers_are_capped_per_room_and_a_new_screen_lets_the_oldest_go():
+    """A screen whose $disconnect was lost, or one that squats a place, never keeps a real
+    TV out: the newest screen takes the oldest one's place; the one let go is told at its
+    next ping and may watch again."""
     h = _watched_room()
     for i in range(1, MAX_WATCHERS):
         _watch(h, f"tv{i}")
         assert h.error(f"tv{i}") is None
-    _watch(h, "one_too_many")
-    error = h.error("one_too_many")
-    assert (error["code"], error["params"]) == ("too_many_watchers", {"max": MAX_WATCHERS})
+    _watch(h, "the_real_tv")
+    assert h.error("the_real_tv") is None and h.messages("the_real_tv")[-1]["type"] == "view"
+    assert h.room().watchers == [f"tv{i}" for i in range(1, MAX_WATCHERS)] + ["the_real_tv"]
+    h.service.message(TV, json.dumps({"action": "ping", "room": h.code}))
+    assert h.error(TV)["code"] == "no_such_room"
+    _watch(h, TV)  # it watches again, and the oldest now goes
+    assert h.error(TV)["code"] == "no_such_room" and h.messages(TV)[-1]["type"] == "view"
+    assert TV in h.room().watchers and "tv1" not in h.room().watchers
     assert len(h.room().watchers) == MAX_WATCHERS
-    h.service.disconnect(TV)  # a screen that closes makes room for another
-    _watch(h, "one_too_many")
-    assert h.error("one_too_many")["code"] == "too_many_watchers"  # the earlier refusal
-    assert h.messages("one_too_many")[-1]["type"] == "view"
 
 
 def test_watching_a_room_that_is_not_there_is_refused():

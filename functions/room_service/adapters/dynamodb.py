@@ -6,7 +6,7 @@ import os
 import time
 from typing import Any
 
-from ..domain.journal import loaded_journal, stored_journal
+from ..domain.journal import NEW_GAME_MARK, loaded_journal, stored_journal
 from ..domain.room import (
     Binding,
     Room,
@@ -177,7 +177,8 @@ class DynamoRoomStore(RoomStore):
 
     def game_journal(self, code: str, last_step: int) -> list[dict[str, Any]]:
         """Every step item's journal from ``last_step`` back (newer steps sort first), read
-        only for a replay (a finished game's download), page by page."""
+        only for a replay (a finished game's download), page by page, up to the page that
+        holds the last game's deal (a room's earlier games are not read)."""
         self.reads += 1
         texts: list[list[str]] = []
         query = {
@@ -191,9 +192,11 @@ class DynamoRoomStore(RoomStore):
         }  # fmt: skip
         while True:
             page = self._db.query(**query)
-            texts += [[v["S"] for v in item[JOURNAL]["L"]] for item in page["Items"]
-                      if JOURNAL in item]  # fmt: skip
-            if "LastEvaluatedKey" not in page:
+            found = [[v["S"] for v in item[JOURNAL]["L"]] for item in page["Items"]
+                     if JOURNAL in item]  # fmt: skip
+            texts += found
+            # Newest steps first: once the last game's deal is read, older games are not.
+            if "LastEvaluatedKey" not in page or any(NEW_GAME_MARK in t for s in found for t in s):
                 break
             query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
         return loaded_journal(text for step in reversed(texts) for text in step)

@@ -10,7 +10,7 @@ on the item of the step the room was loaded at (``RoomStore.save``), so no turn 
 write of its own and the room item does not grow with the game."""
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -23,6 +23,9 @@ from engine.replaying import played
 #: The entry that opens a game in the journal: the deal (players in seat order, seed,
 #: host, settings). The replay file's header is made from it.
 NEW_GAME = "new_game"
+#: How a stored journal (``stored_journal``) that opens a game reads: a store may stop
+#: reading older steps once it has seen it.
+NEW_GAME_MARK = f'"type":"{NEW_GAME}"'
 #: The game's start (its time is the replay's 0 s).
 START = "start"
 #: Entries the engine's replay plays as calls other than a move (docs/replay.md).
@@ -99,8 +102,10 @@ def last_game(entries: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
 def replay_file(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """A replay file (docs/replay.md) of one game's journal (``last_game``): its deal, the
     time it started and every turn with the time the game was given (seconds since the
-    epoch, as played: the same times give the same deadlines, so the same game), and for
-    the browser's viewer the table's view as each step opened (``table_steps``)."""
+    epoch, as played: the same times give the same deadlines, so the same game), but only
+    the final choice where a player changed one (``final_choices``), and for the browser's
+    viewer the table's view as each step opened (``table_steps``). ReplayError if the
+    journal does not play (a step's items gone with their TTL)."""
     deal, rest = entries[0], entries[1:]
     started = next((e["t"] for e in rest if e.get("type") == START), None)
     file = {
@@ -108,26 +113,51 @@ def replay_file(entries: list[dict[str, Any]]) -> dict[str, Any]:
         "host": deal["host"], "settings": deal["settings"], "started_at": started,
         "actions": [e for e in rest if e.get("type") != START],
     }  # fmt: skip
-    file["steps"] = table_steps(file)
+    game = game_of(file["game"])
+    file["actions"] = final_choices(game, file)
+    file["steps"] = table_steps(game, file)
     return file
 
 
-def table_steps(file: dict[str, Any]) -> list[dict[str, Any]]:
+def _played(game: Game, file: dict[str, Any]) -> Iterator[tuple[int, Any, Any]]:
+    """Each action of ``file`` played: its index, the state before it and after it."""
+    first = game.new_game(file["players"], game.parse_settings(file["settings"]), file["seed"],
+                          file["host"])  # fmt: skip
+    before = game.start(first, file["started_at"] or 0.0)[0]
+    yield -1, None, before
+    for index, _, after, _ in played(game, before, file["actions"], file["started_at"] or 0.0):
+        yield index, before, after
+        before = after
+
+
+def final_choices(game: Game, file: dict[str, Any]) -> list[dict[str, Any]]:
+    """The file's actions without a choice its player replaced in the same step (a yes/no
+    vote changed before everyone voted, a place chosen again): RULES §3.6, only the final
+    vote is kept anywhere, replays too. The journal has the earlier one when a room write
+    (another seat's reconnect, a hand-over…) took it in before it was changed; leaving it
+    out changes nothing the game decides, since a replacing move only overwrites."""
+    actions = file["actions"]
+    step_of = {index: game.step(before) for index, before, _ in _played(game, file) if index >= 0}
+    latest: dict[tuple, int] = {}
+    for index, action in enumerate(actions):
+        if action.get("type") in game.replacing_moves:
+            latest[(step_of[index], action.get("player"), action["type"])] = index
+    return [action for index, action in enumerate(actions)
+            if action.get("type") not in game.replacing_moves
+            or latest[(step_of[index], action.get("player"), action["type"])] == index]  # fmt: skip
+
+
+def table_steps(game: Game, file: dict[str, Any]) -> list[dict[str, Any]]:
     """The public table view (``Game.table_view``: what a shared screen shows) as each step
     of the file's game opened, and ``at``, the index of the first action made in it: the
     viewer steps through these, and shows the actions of a step once roles are shown. The
     game is played again from the file (engine/replaying.py), as the command line does."""
-    game = game_of(file["game"])
-    first = game.new_game(file["players"], game.parse_settings(file["settings"]), file["seed"],
-                          file["host"])  # fmt: skip
-    opened = game.start(first, file["started_at"] or 0.0)[0]
-    steps = [{"at": 0, "view": game.table_view(opened)}]
-    step = game.step(opened)
-    for index, _, state, _ in played(game, opened, file["actions"], file["started_at"] or 0.0):
-        if game.step(state) == step:
+    steps: list[dict[str, Any]] = []
+    for index, before, state in _played(game, file):
+        if before is not None and game.step(state) == game.step(before):
             continue
-        step, view = game.step(state), game.table_view(state)
+        view = game.table_view(state)
         # A step only some players see (the Knight's guard) is no step of the table's.
-        if view["step"] != steps[-1]["view"]["step"]:
+        if not steps or view["step"] != steps[-1]["view"]["step"]:
             steps.append({"at": index + 1, "view": view})
     return steps

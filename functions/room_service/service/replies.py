@@ -42,7 +42,8 @@ REPLAY_PART_CHARS = 30_000
 def replay_messages(file: dict[str, Any]) -> list[dict[str, Any]]:
     """A replay file (docs/replay.md) as the phone gets it: ``{"type": "replay", "part":
     i, "parts": n, "data": D}``; the ``data`` of parts 0…n-1 joined is the file's JSON
-    compressed by zlib, in base64 (a 12-cat game's ~50 KB of JSON is one part of ~12 KB)."""
+    compressed by zlib, in base64 (a 12-cat game's file, about 300 KB of JSON with its
+    table views, is one part of 5–12 KB)."""
     text = json.dumps(file, separators=(",", ":"), ensure_ascii=False)
     data = base64.b64encode(zlib.compress(text.encode(), 9)).decode()
     chunks = [data[i : i + REPLAY_PART_CHARS] for i in range(0, len(data), REPLAY_PART_CHARS)]

@@ -17,6 +17,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from engine.command_lines import ReplayError
 from engine.errors import GameError, IllegalAction, InvalidAction
 from engine.games import game_of
 
@@ -279,11 +280,18 @@ class RoomService(LobbyHandlers, GameHandlers):
         if room.started or room.last_result is None or not (seat and seat.played_last_game):
             raise IllegalAction("There is no finished game of yours to replay here.",
                                 code="no_replay")  # fmt: skip
+        not_kept = IllegalAction("That game was not kept.", code="replay_not_kept")
         entries = journal.last_game(self.ports.store.game_journal(room.code, room.steps_before))
         if entries is None:  # played before journals were kept, or past the items' TTL
-            raise IllegalAction("That game was not kept.", code="replay_not_kept")
+            raise not_kept
+        try:
+            file = journal.replay_file(entries)
+        except (ReplayError, GameError, KeyError, TypeError, ValueError) as exc:
+            # Some of its items are gone (TTL removes them late and in no order) or were
+            # written by another version: what is left does not play.
+            logger.warning("a game's journal does not replay: %s", exc)
+            raise not_kept from exc
         self.metrics.count("ReplaysSent")
-        file = journal.replay_file(entries)
         parts = replies.replay_messages(file)
         return Change(write=False, push_views=False, direct=[(connection_id, m) for m in parts])
 
@@ -370,8 +378,10 @@ class RoomService(LobbyHandlers, GameHandlers):
             if room.closed:
                 raise NoSuchRoom()
             if connection_id not in room.watchers:
-                if len(room.watchers) >= MAX_WATCHERS:
-                    raise TooManyWatchers()
+                # A full room lets its oldest screen go: a screen whose $disconnect was
+                # lost (best effort) or that squats the places never keeps a real TV out.
+                # The one let go is told at its next ping (no_such_room) and may watch again.
+                del room.watchers[: max(0, len(room.watchers) - MAX_WATCHERS + 1)]
                 room.watchers.append(connection_id)
             return Change(push_views=False, watcher=connection_id)
 
@@ -438,14 +448,6 @@ class RoomService(LobbyHandlers, GameHandlers):
         for connection_id in gone:
             self.ports.connections.unbind(connection_id)
         self._server_event(code, lambda room: self.connections_gone(room, gone))
-
-
-class TooManyWatchers(IllegalAction):
-    def __init__(self) -> None:
-        super().__init__(
-            f"This room has {MAX_WATCHERS} table screens already: close one first.",
-            code="too_many_watchers", params={"max": MAX_WATCHERS},
-        )  # fmt: skip
 
 
 class Unseated(IllegalAction):
