@@ -24,7 +24,7 @@ from engine.games import game_of
 from functions.room_service.adapters.dynamodb import DynamoConnections, DynamoRoomStore
 from functions.room_service.service.replies import REPLAY_PART_CHARS
 from tests.support.moto_cloud import moto_cloud
-from tests.support.service_harness import Harness
+from tests.support.service_harness import Harness, before_the_move_of
 
 CATS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 
@@ -130,17 +130,8 @@ def test_a_step_ended_by_moves_written_meanwhile_is_written_down_once():
     harness.send("Ann", action="start")
     for name in ("Ann", "Bo"):
         harness.send(name, action="ready")
-    original_put, meanwhile = harness.store.put_submission, []
-
-    def put_after_cy_moved(code, submission, expected_n, room_version):
-        if submission.player == "Di" and not meanwhile:
-            meanwhile.append(True)
-            harness.send("Cy", action="ready")
-        return original_put(code, submission, expected_n, room_version)
-
-    harness.store.put_submission = put_after_cy_moved
+    meanwhile = before_the_move_of(harness, "Di", lambda _: harness.send("Cy", action="ready"))
     harness.send("Di", action="ready")
-    harness.store.put_submission = original_put
     assert meanwhile and harness.view("Ann")["phase"] != "role_check"
     result = harness.play_with_bots(names, seed=6)
     file = downloaded(harness, "Ann")

@@ -12,7 +12,7 @@ from functions.room_service.domain.lobby import CannotJoin
 from functions.room_service.domain.room import CODE_ALPHABET, CODE_LENGTH
 from functions.room_service.service.replies import same_but_progress, view_for
 from functions.room_service.service.room_service import Refused
-from tests.support.service_harness import Harness, result_of
+from tests.support.service_harness import Harness, before_the_move_of, result_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
 #: The fields of a Catch the Witch view a move may change without a push (issue 16).
@@ -384,18 +384,13 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_refused_not_le
     size = max(len(h.view(chief)["today"]["required"]), 2)  # one cat per needed card
     humans = [p["name"] for p in h.view("Ann")["players"] if p["form"] == "human"]
     proposal = ([chief] + [n for n in humans if n != chief])[:size]  # frogs cannot go
-    original_put, proposed = h.store.put_submission, []
 
-    def put_after_the_step_ended(code, submission, expected_n, room_version):
-        if not proposed:
-            proposed.append(True)
-            h.send(chief, action="propose", members=proposal)
-            assert h.error(chief) is None, h.error(chief)
-        return original_put(code, submission, expected_n, room_version)
+    def the_step_ends(_):
+        h.send(chief, action="propose", members=proposal)
+        assert h.error(chief) is None, h.error(chief)
 
-    h.store.put_submission = put_after_the_step_ended
+    proposed = before_the_move_of(h, "Ann", the_step_ends)
     h.send("Ann", action="mark_away", target=target)
-    h.store.put_submission = original_put
     room = h.service.current_room(h.code)
     assert proposed and not room.state.cat(target).away, "taken on a step it was not made on"
     assert h.error("Ann")["code"] == "stale_move"
@@ -415,21 +410,16 @@ def test_the_last_move_completes_its_step_though_a_write_took_the_others_moves_m
     step = h.room().state.step
     for name in ("Ann", "Bo"):
         h.send(name, action="ready")
-    original_put, meanwhile = h.store.put_submission, []
 
-    def put_after_others_wrote(code, submission, expected_n, room_version):
-        if submission.player == "Di" and not meanwhile:
-            meanwhile.append(True)
-            h.send("Cy", action="ready")
-            h.service.connect("bo-new", h.code, h.tokens["Bo"])
-            h.send("bo-new", action="ping")  # takes Bo's seat: a room write
-            assert h.room().seat("Bo").connection == "bo-new"
-            assert h.store.submissions(code, submission.step) == [], "the write took them"
-        return original_put(code, submission, expected_n, room_version)
+    def others_write(submission):
+        h.send("Cy", action="ready")
+        h.service.connect("bo-new", h.code, h.tokens["Bo"])
+        h.send("bo-new", action="ping")  # takes Bo's seat: a room write
+        assert h.room().seat("Bo").connection == "bo-new"
+        assert h.store.submissions(h.code, submission.step) == [], "the write took them"
 
-    h.store.put_submission = put_after_others_wrote
+    meanwhile = before_the_move_of(h, "Di", others_write)
     h.send("Di", action="ready")
-    h.store.put_submission = original_put
     assert meanwhile and h.error("Di") is None
     stored = h.store.load(h.code)  # as written: a load would merge the pending moves
     assert stored.state.step > step, "the step waits for a move that was made"

@@ -43,6 +43,23 @@ def result_of(view: dict[str, Any]) -> dict[str, Any] | None:
     return view if view.get("outcome") else None
 
 
+def before_the_move_of(harness: "Harness", seat: str, meanwhile: Callable[[Any], None]) -> list:
+    """Makes ``meanwhile(submission)`` run once, just before ``seat``'s next move is written
+    to its step's item (after its unit of work read the room): a race, played in order.
+    Returns a list that holds True once it ran; ``harness.store`` is itself again then."""
+    original_put, ran = harness.store.put_submission, []
+
+    def put(code, submission, expected_n, room_version):
+        if submission.player == seat and not ran:
+            ran.append(True)
+            harness.store.put_submission = original_put
+            meanwhile(submission)
+        return original_put(code, submission, expected_n, room_version)
+
+    harness.store.put_submission = put
+    return ran
+
+
 class Clock:
     def __init__(self, now: float = 1_800_000_000.0):
         self.now = now
