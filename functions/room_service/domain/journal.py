@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from engine.effects import Effect
 from engine.game import Game
 from engine.games import game_of
-from engine.replaying import played
+from engine.replaying import LEAVE, SET_HOST, TIMEOUT, played
 
 #: The entry that opens a game in the journal: the deal (players in seat order, seed,
 #: host, settings). The replay file's header is made from it.
@@ -28,8 +28,6 @@ NEW_GAME = "new_game"
 NEW_GAME_MARK = f'"type":"{NEW_GAME}"'
 #: The game's start (its time is the replay's 0 s).
 START = "start"
-#: Entries the engine's replay plays as calls other than a move (docs/replay.md).
-TIMEOUT, LEAVE, SET_HOST = "timeout", "leave", "set_host"
 
 
 class JournaledGame:

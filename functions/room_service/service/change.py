@@ -71,7 +71,7 @@ class Seen:
 
     @classmethod
     def of(cls, room: Room) -> "Seen":
-        connected = {seat.name: seat.connection is not None for seat in room.seats}
+        connected = replies.online(room)
         public = replies.public_view(room) if room.watchers else None
         return cls(room.state, connected, room.host, public)
 

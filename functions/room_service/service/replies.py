@@ -84,7 +84,7 @@ def same_but_progress(before: dict[str, Any], after: dict[str, Any],
 def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -> dict[str, Any]:
     """The whole current view for one seat: the lobby, or the game view with room facts
     (``game_views``: the game's views of every seat, when already built)."""
-    connected = {seat.name: seat.connection is not None for seat in room.seats}
+    connected = online(room)
     game = room.rules
     if room.state is None:
         count = len(room.seats)
@@ -95,10 +95,7 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
             "room": room.code,
             "you": name,
             "host": room.host,
-            "seats": [
-                {"name": s.name, "seat": i, "connected": connected[s.name]}
-                for i, s in enumerate(room.seats, 1)
-            ],
+            "seats": _seats(room, connected),
             "settings": room.settings.model_dump(mode="json"),
             **game.lobby_facts(room.settings, count),
             "start_problem": _problem(game.start_problem(room.settings, count)),
@@ -107,10 +104,7 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
             "last_result": room.last_result if seat and seat.played_last_game else None,
         }
     view = dict(game_views[name]) if game_views else game.views(room.state)[name]
-    view["room"] = room.code
-    view["step"] = room.room_step(view["step"])
-    view["connected"] = connected
-    return view
+    return _with_room_facts(room, view, connected)
 
 
 def public_view(room: Room) -> dict[str, Any]:
@@ -118,7 +112,7 @@ def public_view(room: Room) -> dict[str, Any]:
     lobby the code, the game, the host, the seats and the last game's result (the public
     table view of its end); in a game the game's ``table_view`` (no ``me``, no roles before
     the end) with the room facts every phone has."""
-    connected = {seat.name: seat.connection is not None for seat in room.seats}
+    connected = online(room)
     if room.state is None:
         return {
             "phase": "lobby",
@@ -126,14 +120,30 @@ def public_view(room: Room) -> dict[str, Any]:
             "game": room.game,
             "room": room.code,
             "host": room.host,
-            "seats": [
-                {"name": s.name, "seat": i, "connected": connected[s.name]}
-                for i, s in enumerate(room.seats, 1)
-            ],
+            "seats": _seats(room, connected),
             "last_result": room.last_result,
         }
     view = dict(room.rules.table_view(room.state))
     view["watching"] = True
+    return _with_room_facts(room, view, connected)
+
+
+def online(room: Room) -> dict[str, bool]:
+    """Each seat's name, and whether its phone is connected now."""
+    return {seat.name: seat.connection is not None for seat in room.seats}
+
+
+def _seats(room: Room, connected: dict[str, bool]) -> list[dict[str, Any]]:
+    """The lobby's seats, in order, as every phone and table screen sees them."""
+    return [{"name": s.name, "seat": i, "connected": connected[s.name]}
+            for i, s in enumerate(room.seats, 1)]  # fmt: skip
+
+
+def _with_room_facts(
+    room: Room, view: dict[str, Any], connected: dict[str, bool]
+) -> dict[str, Any]:
+    """A game's view (a seat's or the table's) with what the room adds to it: its code, the
+    step as the room numbers it, and who is online."""
     view["room"] = room.code
     view["step"] = room.room_step(view["step"])
     view["connected"] = connected
