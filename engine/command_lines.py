@@ -9,6 +9,11 @@ What such a module provides (the command lines use nothing else):
 - ``SIDES``, ``REASONS``: the simulator's columns, who won and why;
 - ``AVERAGES``: ``{outcome field: label}``, the outcome's numbers the simulator averages
   (reported as ``avg_<label>``, e.g. Catch the Witch's ``{"day": "days"}``);
+- ``TALLIES`` and ``tallies_of(state)`` (optional): ``{count: what it counts}`` and a
+  finished game's counts, summed over the games and reported as top-level fields (Catch
+  the Witch: ``exiles``, ``exiles_of_witches``, ``single_vote_exiles``…);
+- ``RATES`` (optional): ``{name: (part, whole)}``, shares of two tallies reported beside
+  them and as columns of the table (``ritual_success_rate``…);
 - ``PLAYERS_COLUMN``: the table's first column (the players' word, "cats");
 - ``DEMO_TITLE``, ``Narrator`` (called as ``observer(action, state)``), for the demo;
 - ``settings_for(limit)``: the settings a ``--limit`` of seconds (or None) stands for;

@@ -23,11 +23,14 @@ def _play_range(args: tuple[str, int, int, int, dict]) -> dict[str, Any]:
     wins: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     totals: Counter[str] = Counter(dict.fromkeys(helpers.AVERAGES, 0))
+    tallies: Counter[str] = Counter(dict.fromkeys(_tally_fields(helpers), 0))
     illegal = actions = unfinished = 0
     for seed in range(first_seed, first_seed + games):
         run = helpers.play_new(count, seed, settings)
         illegal += run.illegal_actions
         actions += run.actions
+        if _tally_fields(helpers):
+            tallies.update(helpers.tallies_of(run.state))
         outcome = helpers.outcome_of(run.state)
         if outcome is None:
             unfinished += 1
@@ -35,8 +38,13 @@ def _play_range(args: tuple[str, int, int, int, dict]) -> dict[str, Any]:
         wins[outcome["winner"]] += 1
         reasons[outcome["reason"]] += 1
         totals.update({field: outcome[field] for field in helpers.AVERAGES})
-    return {"wins": wins, "reasons": reasons, "totals": totals, "illegal": illegal,
-            "actions": actions, "unfinished": unfinished}  # fmt: skip
+    return {"wins": wins, "reasons": reasons, "totals": totals, "tallies": tallies,
+            "illegal": illegal, "actions": actions, "unfinished": unfinished}  # fmt: skip
+
+
+def _tally_fields(helpers: ModuleType) -> dict[str, str]:
+    """The game's counts of what happened in a game (``TALLIES``), if it offers any."""
+    return getattr(helpers, "TALLIES", {})
 
 
 def simulate(
@@ -66,11 +74,13 @@ def simulate(
     wins = Counter(dict.fromkeys(helpers.SIDES, 0))
     reasons = Counter(dict.fromkeys(helpers.REASONS, 0))
     totals: Counter[str] = Counter(dict.fromkeys(helpers.AVERAGES, 0))
+    tallies: Counter[str] = Counter(dict.fromkeys(_tally_fields(helpers), 0))
     illegal = actions = unfinished = 0
     for part in parts:
         wins.update(part["wins"])
         reasons.update(part["reasons"])
         totals.update(part["totals"])
+        tallies.update(part["tallies"])
         illegal += part["illegal"]
         actions += part["actions"]
         unfinished += part["unfinished"]
@@ -85,6 +95,11 @@ def simulate(
         **{
             f"avg_{label}": round(totals[field] / finished, 3) if finished else None
             for field, label in helpers.AVERAGES.items()
+        },
+        **{field: tallies[field] for field in _tally_fields(helpers)},
+        **{
+            rate: round(tallies[part] / tallies[whole], 4) if tallies[whole] else None
+            for rate, (part, whole) in _rates(helpers).items()
         },
         "avg_actions": round(actions / games, 1),
         "illegal_actions": illegal,
@@ -141,9 +156,15 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if any(r["illegal_actions"] or r["unfinished"] for r in results) else 0
 
 
+def _rates(helpers: ModuleType) -> dict[str, tuple[str, str]]:
+    """The game's shares of its tallies (``RATES``: ``{name: (part, whole)}``)."""
+    return getattr(helpers, "RATES", {})
+
+
 def _header(helpers: ModuleType) -> str:
     averages = [f"avg {label}" for label in helpers.AVERAGES.values()]
-    columns = [helpers.PLAYERS_COLUMN, "games", *helpers.SIDES, *averages, "illegal"]
+    rates = [rate.replace("_", " ") for rate in _rates(helpers)]
+    columns = [helpers.PLAYERS_COLUMN, "games", *helpers.SIDES, *averages, *rates, "illegal"]
     return " | ".join([*columns, *helpers.REASONS])
 
 
@@ -152,6 +173,7 @@ def _row(r: dict[str, Any], helpers: ModuleType) -> str:
     cells = [str(r["players"]), str(r["games"])]
     cells += [f"{rates[side]:.1%}" for side in helpers.SIDES]
     cells += [str(r[f"avg_{label}"]) for label in helpers.AVERAGES.values()]
+    cells += ["–" if r[rate] is None else f"{r[rate]:.0%}" for rate in _rates(helpers)]
     cells += [str(r["illegal_actions"])]
     cells += [str(r["reasons"][k]) for k in helpers.REASONS]
     return " | ".join(cells)

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..rng import Rng
 from . import tables
+from .belief import Belief, belief, failed_ritual, told_to_gather
 from .domain import EMPTY_PAW, NIGHTSHADE, Ingredient, Place
 from .steps import CONFIRM_PHASES, PICKPOCKET_PHASES
 
@@ -23,16 +24,25 @@ View = dict[str, Any]
 Act = dict[str, Any] | None
 
 #: Strategy knobs (bots only; the rules' [design] numbers live in tables.py).
-KNIGHT_GUARD_CHANCE = 0.5
-WITCH_SABOTAGE_CHANCE = 0.9
-WITCH_SABOTAGE_CHANCE_PAIR = 0.5  # on a two-cat ritual the partner knows who failed it
-CROW_SABOTAGE_CHANCE = 0.6
-WITCH_REJECT_CHANCE = 0.5
-SUSPICION_TO_VOTE = 0.6
-SUSPICION_TO_VOTE_WITH_JESTER = 1.2  # exiling the Jester loses the game: want more evidence
-CLEAR_LEAD_WITH_JESTER = 0.5  # …and a suspect clearly ahead of the next one
-JESTER_SABOTAGE_CHANCE = 0.1
-SUSPICION_TO_REJECT = 0.9
+KNIGHT_GUARD_CHANCE = 0.3
+#: A witch sabotages a ritual unless that would take her this share of the way to being
+#: exiled (the village's bar, EXILE_AT…).
+WITCH_CAUTION = 0.9
+CROW_SABOTAGE_CHANCE = 0.7
+#: A witch says no to a ritual with no saboteur on it this often (not always: the village
+#: reads the yes/no votes, belief.py).
+WITCH_REJECT_CHANCE = 0.2
+#: The Jester baits: on a ritual he plays a wrong card this often, to look like a witch.
+JESTER_SABOTAGE_CHANCE = 0.05
+#: A villager votes to exile the likeliest witch once she is at least this likely (more
+#: likely than not: lower, and the village exiles its own cats and the Jester; higher,
+#: and the Seer is left to vote alone).
+EXILE_AT = 0.5
+#: The witches vote once the village's likeliest cat is this share of the way to a vote.
+WITCH_VOTE_EARLY = 0.85
+#: A villager says yes to a ritual at least this likely to be clean as the cleanest one
+#: the Chief could have proposed (his belief, belief.py) times this.
+APPROVE_RATIO = 0.8
 
 _PICKPOCKET_STEPS = frozenset(phase.value for phase in PICKPOCKET_PHASES)
 
@@ -54,60 +64,24 @@ def humans(v: View) -> list[str]:
 
 def assignment(v: View) -> dict[str, Ingredient]:
     """The public convention: who gathers which of today's ingredients."""
-    required = v["today"]["required"] if v["today"] else []
-    if not required:
+    if not v["today"]:
         return {}
-    day = v["day"]
-    return {
-        name: Ingredient(required[(i + day) % len(required)]) for i, name in enumerate(humans(v))
-    }
-
-
-def known_witches(v: View) -> set[str]:
-    me = v["me"]
-    found = set(me.get("witches", []))
-    found |= {r["target"] for r in me.get("seer_results", []) if r["witch"]}
-    return found
-
-
-def cleared(v: View) -> set[str]:
-    me = v["me"]
-    return {r["target"] for r in me.get("seer_results", []) if not r["witch"]} | {me["name"]}
-
-
-def suspicion(v: View) -> dict[str, float]:
-    """Evidence from public facts: failed rituals weigh on their members (on the others
-    only, when this cat was a member and so knows it played true), successes clear them,
-    frogs were likely attacked by witches. Private knowledge overrides."""
-    me = v["me"]["name"]
-    score = {p["name"]: 0.0 for p in v["players"]}
-    days = [*v["history"], *([v["today"]] if v["today"] else [])]
-    for day in days:
-        members = day["ritual_members"]
-        if day["ritual_result"] == "failure" and members:
-            suspects = [n for n in members if n != me] or members
-            for name in suspects:
-                score[name] += 2.0 / len(suspects)
-        elif day["ritual_result"] == "success":
-            for name in members:
-                score[name] -= 0.4
-        for name in day["new_frogs"]:
-            score[name] -= 0.5
-    for name in known_witches(v):
-        score[name] += 100.0
-    for name in cleared(v):
-        score[name] -= 100.0
-    return score
-
-
-def most_suspected(v: View, names: list[str]) -> str:
-    """Ties go to the earlier seat, so cats reading the same evidence agree."""
-    score = suspicion(v)
-    return max(names, key=lambda n: (score[n], -names.index(n)))
+    return told_to_gather(humans(v), v["today"]["required"], v["day"])
 
 
 def _witch_side(me: dict) -> bool:
     return me["role"] in ("witch", "crow")
+
+
+def _mind(v: View) -> Belief:
+    """What this cat goes by: its own belief, or for the witch side (who know the truth)
+    the table's, so as to act as a villager would (they blend in)."""
+    return belief(v, private=not _witch_side(v["me"]))
+
+
+def _likeliest(names: list[str], odds: dict[str, float]) -> str:
+    """Ties go to the earlier seat, so cats reading the same evidence agree."""
+    return max(names, key=lambda n: (round(odds[n], 3), -names.index(n)))
 
 
 # -- steps ---------------------------------------------------------------------------------
@@ -133,8 +107,8 @@ def _place_choice(v: View, me: dict, rng: Rng) -> Act:
     if role == "herbalist":
         frogs = [p["name"] for p in v["players"] if p["form"] == "frog"]
         if frogs:
-            score = suspicion(v)
-            action["restore"] = min(frogs, key=lambda n: score[n])
+            odds = _mind(v).saboteur
+            action["restore"] = min(frogs, key=lambda n: odds[n])
     return action
 
 
@@ -157,21 +131,58 @@ def _witches(v: View, me: dict, rng: Rng) -> Act:
     spells = v["unlocked_spells"]
     if own is None:
         taken = {c["place"] for n, c in choices.items() if n != me["name"]}
-        lone = [p for p, n in counts.items() if n == 1 and p not in taken]
+        few = 1 + tables.FROG_WITNESSES[len(v["players"])]
+        lone = [p for p, n in counts.items() if 1 <= n <= few and p not in taken]
         if "frog" in spells and lone:
-            return {"type": "witch_place", "place": rng.choice(lone)}
+            return {"type": "witch_place", "place": _frog_place(v, me, lone)}
         crowded = max(counts, key=lambda p: (counts[p], rng.below(100)))
         return {"type": "witch_place", "place": crowded}
     allies = set(me.get("witches", []))
     targets = [n for n in me.get("at_my_place", []) if n not in allies]
     place = own["place"]
-    if "frog" in spells and counts.get(place) == 1 and targets:
-        return {"type": "witch_spell", "spell": "frog", "target": targets[0]}
+    few = 1 + tables.FROG_WITNESSES[len(v["players"])]
+    if "frog" in spells and 1 <= counts.get(place, 0) <= few and targets:
+        odds = _mind(v).saboteur
+        return {
+            "type": "witch_spell",
+            "spell": "frog",
+            "target": min(targets, key=lambda n: (odds[n], targets.index(n))),
+        }
     if "spoil" in spells and counts.get(place, 0) >= 3:
         return {"type": "witch_spell", "spell": "spoil"}
     if "snatch" in spells and targets:
         return {"type": "witch_spell", "spell": "snatch", "target": rng.choice(targets)}
     return {"type": "witch_spell", "spell": "none"}
+
+
+def _frog_place(v: View, me: dict, lone: list[str]) -> str:
+    """Where to frog: the lone place of the cat the witches fear most, by the table
+    convention of who gathers where. A cat who voted to exile a witch the village did not
+    suspect is likely the Seer; else the cat the village trusts most, who will sit on its
+    rituals and lead its votes."""
+    allies = set(me.get("witches", [])) | {me["name"]}
+    told = assignment(v)
+    odds = _mind(v).saboteur
+    seer_like = _seer_like(v, allies)
+
+    def fear(place: str) -> tuple[float, int]:
+        there = [n for n, card in told.items() if tables.place_of(card).value == place]
+        cats = [n for n in there if n not in allies]
+        if not cats:
+            return (-1.0, -lone.index(place))
+        return (max(seer_like.get(n, 0) + 1 - odds[n] for n in cats), -lone.index(place))
+
+    return max(lone, key=fear)
+
+
+def _seer_like(v: View, allies: set[str]) -> dict[str, int]:
+    """How often each cat voted to exile a witch: the Seer's mark, to a witch's eyes."""
+    found: Counter[str] = Counter()
+    for day in v["history"]:
+        for voter, target in (day["vote"] or {}).get("votes", {}).items():
+            if target in allies:
+                found[voter] += 1
+    return found
 
 
 def _discussion(v: View, me: dict, rng: Rng) -> Act:
@@ -186,22 +197,23 @@ def _discussion(v: View, me: dict, rng: Rng) -> Act:
 def _seer_or_pickpocket(v: View, me: dict, rng: Rng) -> Act:
     if me["form"] != "human":
         return None
-    score = suspicion(v)
     if me["role"] == "seer" and not me.get("seer_used_today"):
         looked = {r["target"] for r in me["seer_results"]}
         options = [
             p["name"] for p in v["players"]
             if p["form"] != "exiled" and p["name"] != me["name"] and p["name"] not in looked
         ]  # fmt: skip
-        if options:
-            return {"type": "seer_look", "target": max(options, key=lambda n: score[n])}
+        if options:  # the most doubtful cat: a look there tells the most
+            doubt = {n: -abs(p - 0.5) for n, p in _mind(v).witch.items()}
+            return {"type": "seer_look", "target": _likeliest(options, doubt)}
     if me["role"] == "pickpocket" and v["phase"] in _PICKPOCKET_STEPS:
         if "peek" in me:
             return {"type": "pickpocket_take", "card": _wanted_card(v, me)}
         if not me.get("pickpocket_used_today"):
             options = [n for n in humans(v) if n != me["name"]]
             if options:
-                return {"type": "pickpocket_peek", "target": max(options, key=lambda n: score[n])}
+                odds = _mind(v).saboteur
+                return {"type": "pickpocket_peek", "target": _likeliest(options, odds)}
     return None
 
 
@@ -213,7 +225,7 @@ def _wanted_card(v: View, me: dict) -> str | None:
     needed = [card for card in v["today"]["required"] if card in theirs]
     if not needed:
         return None
-    if me["side"] == "villagers" and suspicion(v)[me["peek"]["target"]] < SUSPICION_TO_VOTE:
+    if me["side"] == "villagers" and _mind(v).saboteur[me["peek"]["target"]] < EXILE_AT:
         return None
     hand = Counter(me["hand"])
     return next((card for card in needed if hand[card] == 0), needed[0])
@@ -223,19 +235,30 @@ def _proposal(v: View, me: dict, rng: Rng) -> Act:
     if not v["your_turn"]:
         return _seer_or_pickpocket(v, me, rng)
     size = len(v["today"]["required"])
-    score = suspicion(v)
-    trust = sorted(humans(v), key=lambda n: (score[n], rng.below(1000)))
-    members: list[str] = [me["name"]] if _witch_side(me) else []
+    return {"type": "propose", "members": _team(v, me, size)}
+
+
+def _team(v: View, me: dict, size: int) -> list[str]:
+    """The ritual this cat would have: the cats it trusts most, one told to gather each
+    needed ingredient where it can (a witch puts herself on it, and no other witch)."""
+    odds = _mind(v).saboteur
+    everyone = humans(v)
+    trust = sorted(everyone, key=lambda n: (round(odds[n], 3), everyone.index(n)))
+    members: list[str] = []
+    if _witch_side(me):
+        members.append(me["name"])
+        allies = set(me.get("witches", []))
+        trust = [n for n in trust if n not in allies]
     by_card = assignment(v)
     for card in v["today"]["required"]:
         for name in trust:
             if len(members) < size and name not in members and by_card.get(name) == card:
                 members.append(name)
                 break
-    for name in trust:
+    for name in [*trust, *everyone]:  # other witches only when nobody else is left
         if len(members) < size and name not in members:
             members.append(name)
-    return {"type": "propose", "members": members[:size]}
+    return members[:size]
 
 
 def _approval(v: View, me: dict, rng: Rng) -> Act:
@@ -248,11 +271,19 @@ def _approval(v: View, me: dict, rng: Rng) -> Act:
         allies = set(me.get("witches", [])) | {me["name"]}
         if me["role"] == "crow":
             allies.discard(me["name"])
-        yes = bool(allies & set(members)) or not rng.chance(WITCH_REJECT_CHANCE)
-        return {"type": "approve", "yes": yes}
-    score = suspicion(v)
-    worst = max(score[n] for n in members)
-    return {"type": "approve", "yes": worst < SUSPICION_TO_REJECT}
+        if allies & set(members):
+            return {"type": "approve", "yes": True}
+        return {"type": "approve", "yes": _looks_clean(v, me, members)
+                and not rng.chance(WITCH_REJECT_CHANCE)}  # fmt: skip
+    bait = me["role"] == "jester" and rng.chance(WITCH_REJECT_CHANCE)  # looks like a witch
+    return {"type": "approve", "yes": _looks_clean(v, me, members) and not bait}
+
+
+def _looks_clean(v: View, me: dict, members: list[str]) -> bool:
+    """Nearly as likely to be free of saboteurs as the best ritual this cat could propose."""
+    mind = _mind(v)
+    best = sorted(humans(v), key=lambda n: mind.saboteur[n])[: len(members)]
+    return mind.clean(members) >= APPROVE_RATIO * mind.clean(best)
 
 
 def _ritual(v: View, me: dict, rng: Rng) -> Act:
@@ -261,11 +292,8 @@ def _ritual(v: View, me: dict, rng: Rng) -> Act:
     playable = me["playable"]
     required = v["today"]["required"]
     members = v["today"]["ritual_members"]
-    if me["role"] == "witch":
-        first_witch = next(n for n in members if n == me["name"] or n in me["witches"])
-        chance = WITCH_SABOTAGE_CHANCE if len(members) > 2 else WITCH_SABOTAGE_CHANCE_PAIR
-        if first_witch == me["name"] and rng.chance(chance):
-            return {"type": "play_card", "card": NIGHTSHADE}
+    if me["role"] == "witch" and _sabotages(v, me, members):
+        return {"type": "play_card", "card": NIGHTSHADE}
     witches_on_it = set(me.get("witches", [])) & set(members)
     if me["role"] == "crow" and not witches_on_it and rng.chance(CROW_SABOTAGE_CHANCE):
         return {"type": "play_card", "card": NIGHTSHADE}
@@ -273,45 +301,71 @@ def _ritual(v: View, me: dict, rng: Rng) -> Act:
         wrong = [c for c in playable if c not in required]
         if wrong:
             return {"type": "play_card", "card": wrong[0]}
-    mine = assignment(v).get(me["name"])
-    if mine and mine.value in required and mine.value in playable:
-        return {"type": "play_card", "card": mine.value}
-    by_card = assignment(v)
-    covered = Counter(by_card[n].value for n in members if n != me["name"] and n in by_card)
-    uncovered = [c for c in required if covered[c] == 0 and c in playable]
-    useful = uncovered or [c for c in required if c in playable]
+    part = ritual_parts(v)[me["name"]]
+    if part in playable:
+        return {"type": "play_card", "card": part}
+    useful = [c for c in required if c in playable]
     if useful:
         return {"type": "play_card", "card": useful[0]}
     cards = [c for c in playable if c != NIGHTSHADE]
     return {"type": "play_card", "card": cards[0] if cards else EMPTY_PAW}
 
 
+def _sabotages(v: View, me: dict, members: list[str]) -> bool:
+    """One witch of a ritual sabotages it (the one the table trusts most), unless the
+    failure would leave her about to be exiled: then she plays true and waits, except
+    when the ritual would complete the seals or it is the Knights' day."""
+    witches = [n for n in members if n == me["name"] or n in me["witches"]]
+    odds = _mind(v).saboteur
+    if min(witches, key=lambda n: (odds[n], members.index(n))) != me["name"]:
+        return False
+    if v["seals"] + 1 >= v["seals_to_win"] or v["day"] >= v["knights_day"]:
+        return True
+    names = [p["name"] for p in v["players"]]
+    after = belief(v, private=False, then=failed_ritual(names, members)).witch[me["name"]]
+    return after < EXILE_AT * WITCH_CAUTION
+
+
+def ritual_parts(v: View) -> dict[str, str]:
+    """Which needed card each member brings, by the convention every bot reads alike: the
+    ingredient a member was told to gather today where it is still needed, then the
+    needed cards left over, in order, for the members left over. Without it two members
+    told to gather Fish both played Fish for a ritual needing one."""
+    members = v["today"]["ritual_members"]
+    left = list(v["today"]["required"])
+    told = assignment(v)
+    parts: dict[str, str] = {}
+    for name in members:
+        card = told.get(name)
+        if card is not None and card.value in left:
+            parts[name] = card.value
+            left.remove(card.value)
+    for name in members:
+        if name not in parts:
+            parts[name] = left.pop(0) if left else EMPTY_PAW
+    return parts
+
+
 def _vote(v: View, me: dict, rng: Rng) -> Act:
     if not v["your_turn"]:
         return None
     options = [n for n in humans(v) if n != me["name"]]
-    if me["role"] == "jester":
+    if me["role"] == "jester" or not options:
         return {"type": "vote", "target": None}
-    if _witch_side(me):  # vote with the village's evidence, never against a witch
-        allies = set(me.get("witches", []))
-        options = [n for n in options if n not in allies]
-        if not options:
-            return {"type": "vote", "target": None}
-    # Witches blend in by following the village's own rule on the evidence.
+    odds = _mind(v).witch
     final_day = v["day"] >= v["knights_day"]
-    if v["day"] == 1 and not final_day and not known_witches(v) & set(options):
-        # Day 1's only evidence is one failed ritual. A villager Chief (seat 1, the host
-        # alone with bots) trusts himself onto it, and ties go to the earlier seat: he was
-        # exiled on it in a third of the games. Only hard evidence (a Seer's "Witch")
-        # exiles on day 1.
-        return {"type": "vote", "target": None}
-    target = most_suspected(v, options)
-    score = suspicion(v)
-    jester = "jester" in v["role_set"]
-    needed = SUSPICION_TO_VOTE_WITH_JESTER if jester else SUSPICION_TO_VOTE
-    runner_up = max((score[n] for n in options if n != target), default=-1e9)
-    clear = not jester or score[target] - runner_up >= CLEAR_LEAD_WITH_JESTER
-    if (score[target] >= needed and clear) or final_day:
+    needed = EXILE_AT
+    if _witch_side(me):
+        # Together, on the village's likeliest cat who is not a witch, a little before the
+        # village would vote: their votes look like its own, and a vote on a witch splits
+        # (a tie exiles no one).
+        allies = set(me.get("witches", []))
+        if not final_day and max(odds[n] for n in options) < needed * WITCH_VOTE_EARLY:
+            return {"type": "vote", "target": None}
+        options = [n for n in options if n not in allies]
+        return {"type": "vote", "target": _likeliest(options, odds) if options else None}
+    target = _likeliest(options, odds)
+    if odds[target] >= needed or final_day:
         return {"type": "vote", "target": target}
     return {"type": "vote", "target": None}
 

@@ -14,7 +14,7 @@ from pydantic import Field
 from ..command_lines import ReplayError, ScenarioFile
 from ..replaying import played
 from .autoplay import play_new
-from .domain import Phase, Reason, Side
+from .domain import Phase, Reason, Role, Side
 from .effects import StepChanged
 from .game import CatchTheWitch
 from .rules import new_game, start
@@ -26,8 +26,10 @@ __all__ = [
     "DEMO_ON_PHONES",
     "DEMO_TITLE",
     "PLAYERS_COLUMN",
+    "RATES",
     "REASONS",
     "SIDES",
+    "TALLIES",
     "Narrator",
     "ReplayError",
     "Scenario",
@@ -36,6 +38,7 @@ __all__ = [
     "play_new",
     "run",
     "settings_for",
+    "tallies_of",
 ]
 
 #: The simulator's columns: who won and why (RULES §1).
@@ -44,6 +47,19 @@ REASONS = [reason.value for reason in Reason]
 #: The outcome's numbers the simulator averages: the day the game was decided.
 AVERAGES = {"day": "days"}
 PLAYERS_COLUMN = "cats"
+#: What the simulator counts in each game, to see whether the bots deduce (issue 17).
+TALLIES = {
+    "exiles": "cats exiled by a vote (§8)",
+    "exiles_of_witches": "…of them witches (the Crow is not one)",
+    "single_vote_exiles": "…of them exiled by one vote while the others skipped or split",
+    "rituals_held": "rituals performed (§7; a curse's automatic failure is not one)",
+    "rituals_succeeded": "…of them successes",
+}
+RATES = {
+    "ritual_success_rate": ("rituals_succeeded", "rituals_held"),
+    "witch_exile_rate": ("exiles_of_witches", "exiles"),
+    "single_vote_exile_rate": ("single_vote_exiles", "exiles"),
+}
 
 #: The discussion limit of the command lines when none is given (the lobby's default).
 DEFAULT_LIMIT = 120
@@ -56,6 +72,17 @@ def settings_for(limit: int | None) -> dict[str, Any]:
 
 def outcome_of(state: GameState) -> dict[str, Any] | None:
     return state.outcome.model_dump(mode="json") if state.outcome else None
+
+
+def tallies_of(state: GameState) -> dict[str, int]:
+    exiled = [day.vote for day in state.days if day.vote and day.vote.exiled]
+    return {
+        "exiles": len(exiled),
+        "exiles_of_witches": sum(state.cat(v.exiled).role is Role.WITCH for v in exiled),
+        "single_vote_exiles": sum(list(v.votes.values()).count(v.exiled) == 1 for v in exiled),
+        "rituals_held": state.rituals_held,
+        "rituals_succeeded": state.seals,
+    }
 
 
 DEMO_TITLE = "🐈 Catch the Witch"

@@ -250,7 +250,7 @@ class DayRules:
                 name for name, place in s.today.places.items()
                 if place is choice.place and name != target.name
             ]  # fmt: skip
-            if witnesses:
+            if len(witnesses) > tables.FROG_WITNESSES[len(s.players)]:
                 return False
             spells.frogs.add(target.name)
             return True

@@ -18,14 +18,14 @@ _W, _C, _J, _S, _H, _K, _P, _V = (
 #: Seven rows differ from RULES.md §2.1 after balance work; docs/balance.md says why.
 ROLE_COUNTS: dict[int, tuple[int, int, int, int, int, int, int, int]] = {
     4: (1, 0, 0, 0, 1, 0, 1, 1),
-    5: (1, 1, 0, 0, 1, 1, 0, 1),  # RULES: a Seer, not a Crow
+    5: (1, 0, 0, 1, 1, 1, 0, 1),
     6: (2, 0, 0, 1, 1, 1, 0, 1),
-    7: (2, 0, 0, 1, 1, 1, 0, 2),  # RULES: a Crow, not a second Villager
-    8: (2, 1, 1, 1, 1, 0, 0, 2),  # RULES: a Knight, not a second Villager
-    9: (2, 0, 0, 1, 1, 1, 1, 3),  # RULES: a Crow and a Jester, not two more Villagers
-    10: (2, 1, 1, 1, 1, 1, 1, 2),  # RULES: 3 witches, 1 Villager
-    11: (2, 0, 1, 1, 1, 1, 1, 4),  # RULES: 3 witches and a Crow, 2 Villagers
-    12: (2, 0, 1, 1, 1, 1, 1, 5),  # RULES: 3 witches and a Crow, 3 Villagers
+    7: (2, 1, 0, 1, 1, 1, 0, 1),
+    8: (2, 1, 1, 1, 1, 1, 0, 1),
+    9: (2, 1, 1, 1, 1, 1, 1, 1),
+    10: (3, 1, 1, 1, 1, 1, 1, 1),
+    11: (3, 1, 1, 1, 1, 1, 1, 2),
+    12: (3, 1, 1, 1, 1, 1, 1, 3),
 }
 ROLE_ORDER = (_W, _C, _J, _S, _H, _K, _P, _V)
 
@@ -58,6 +58,11 @@ PLACES: dict[Place, tuple[Ingredient, int]] = {
     Place.CAVE: (Ingredient.CRYSTAL, 3),
     Place.TOWER: (Ingredient.CANDLE, 5),
 }
+
+#: §5 how many non-witch cats besides the target may gather where a Frog is cast and not
+#: stop it (the book's rule: none). Bigger tables spread their cats over the same places,
+#: so a lone cat, the only one a Frog could reach, grows rare (docs/balance.md).
+FROG_WITNESSES: dict[int, int] = {4: 0, 5: 1, 6: 0, 7: 1, 8: 1, 9: 1, 10: 0, 11: 1, 12: 1}
 
 #: §5 spell unlocking: (first day it may be cast, rituals held needed).
 SPELL_UNLOCK: dict[Spell, tuple[int, int]] = {
