@@ -45,20 +45,20 @@ UNSUSPECTED = 0.35
 ODD_VOTE_FROM_VILLAGER = 0.05
 ODD_VOTE_FROM_SABOTEUR = 0.13
 #: A villager / a saboteur votes to exile someone (does not skip) this often.
-CAST_BY_VILLAGER = 0.42
-CAST_BY_SABOTEUR = 0.5
+CAST_BY_VILLAGER = 0.5
+CAST_BY_SABOTEUR = 0.62
 #: A ritual with a saboteur among its members fails this often (witches sabotage nearly
 #: always; two on one ritual, or the Crow alone, a little less).
 FAIL_WITH_SABOTEUR = 0.93
 #: Each member of a ritual without a saboteur brings its needed card this often (a
 #: guarding Knight gathered nothing; a card was snatched or rotten; the Jester baits):
 #: so such a ritual fails more often the bigger it is.
-MEMBER_BRINGS_CARD = 0.87
+MEMBER_BRINGS_CARD = 0.85
 #: A villager / a saboteur says yes to a ritual with a saboteur on it, and to one without.
-YES_FROM_VILLAGER_DIRTY = 0.45
-YES_FROM_VILLAGER_CLEAN = 0.7
-YES_FROM_SABOTEUR_DIRTY = 0.8
-YES_FROM_SABOTEUR_CLEAN = 0.45
+YES_FROM_VILLAGER_DIRTY = 0.74
+YES_FROM_VILLAGER_CLEAN = 0.87
+YES_FROM_SABOTEUR_DIRTY = 0.88
+YES_FROM_SABOTEUR_CLEAN = 0.6
 #: How much likelier a saboteur is frogged than… not: witches frog the village.
 FROGGED_SABOTEUR = 0.15
 #: A cat told to gather where a frog was, not a witch: the frog needed no witness there,

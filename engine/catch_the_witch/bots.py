@@ -32,7 +32,10 @@ CROW_SABOTAGE_CHANCE = 0.7
 #: A witch says no to a ritual with no saboteur on it this often (not always: the village
 #: reads the yes/no votes, belief.py).
 WITCH_REJECT_CHANCE = 0.2
-#: The Jester baits: on a ritual he plays a wrong card this often, to look like a witch.
+SEER_LOOKS_AT = "doubtful"
+#: The Jester baits: he says no to a ritual he trusts this often, and on a ritual plays a
+#: wrong card this often, to look like a witch.
+JESTER_REJECT_CHANCE = 0.2
 JESTER_SABOTAGE_CHANCE = 0.05
 #: A villager votes to exile the likeliest witch once she is at least this likely (more
 #: likely than not: lower, and the village exiles its own cats and the Jester; higher,
@@ -203,9 +206,8 @@ def _seer_or_pickpocket(v: View, me: dict, rng: Rng) -> Act:
             p["name"] for p in v["players"]
             if p["form"] != "exiled" and p["name"] != me["name"] and p["name"] not in looked
         ]  # fmt: skip
-        if options:  # the most doubtful cat: a look there tells the most
-            doubt = {n: -abs(p - 0.5) for n, p in _mind(v).witch.items()}
-            return {"type": "seer_look", "target": _likeliest(options, doubt)}
+        if options:
+            return {"type": "seer_look", "target": _seer_target(v, options)}
     if me["role"] == "pickpocket" and v["phase"] in _PICKPOCKET_STEPS:
         if "peek" in me:
             return {"type": "pickpocket_take", "card": _wanted_card(v, me)}
@@ -215,6 +217,16 @@ def _seer_or_pickpocket(v: View, me: dict, rng: Rng) -> Act:
                 odds = _mind(v).saboteur
                 return {"type": "pickpocket_peek", "target": _likeliest(options, odds)}
     return None
+
+
+def _seer_target(v: View, options: list[str]) -> str:
+    """SEER_LOOKS_AT "likeliest": the cat the village is likeliest to exile (she checks
+    before it votes); "doubtful": the cat whose odds are nearest even (a look there tells
+    the most)."""
+    odds = _mind(v).witch
+    if SEER_LOOKS_AT == "likeliest":
+        return _likeliest(options, odds)
+    return _likeliest(options, {n: -abs(p - 0.5) for n, p in odds.items()})
 
 
 def _wanted_card(v: View, me: dict) -> str | None:
@@ -275,14 +287,17 @@ def _approval(v: View, me: dict, rng: Rng) -> Act:
             return {"type": "approve", "yes": True}
         return {"type": "approve", "yes": _looks_clean(v, me, members)
                 and not rng.chance(WITCH_REJECT_CHANCE)}  # fmt: skip
-    bait = me["role"] == "jester" and rng.chance(WITCH_REJECT_CHANCE)  # looks like a witch
+    bait = me["role"] == "jester" and rng.chance(JESTER_REJECT_CHANCE)  # looks like a witch
     return {"type": "approve", "yes": _looks_clean(v, me, members) and not bait}
 
 
 def _looks_clean(v: View, me: dict, members: list[str]) -> bool:
-    """Nearly as likely to be free of saboteurs as the best ritual this cat could propose."""
+    """Nearly as likely to be free of saboteurs as the best ritual of other cats (a cat
+    trusts itself: measured against rituals with itself on them, it said no to every
+    ritual it was left off, and day 1 always ran to the curse gauge's last proposal)."""
     mind = _mind(v)
-    best = sorted(humans(v), key=lambda n: mind.saboteur[n])[: len(members)]
+    others = [n for n in humans(v) if n != me["name"]]
+    best = sorted(others, key=lambda n: (mind.saboteur[n], others.index(n)))[: len(members)]
     return mind.clean(members) >= APPROVE_RATIO * mind.clean(best)
 
 

@@ -62,7 +62,7 @@ PLACES: dict[Place, tuple[Ingredient, int]] = {
 #: §5 how many non-witch cats besides the target may gather where a Frog is cast and not
 #: stop it (the book's rule: none). Bigger tables spread their cats over the same places,
 #: so a lone cat, the only one a Frog could reach, grows rare (docs/balance.md).
-FROG_WITNESSES: dict[int, int] = {4: 0, 5: 1, 6: 0, 7: 1, 8: 1, 9: 1, 10: 0, 11: 1, 12: 1}
+FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 1, 9: 1, 10: 0, 11: 0, 12: 1}
 
 #: §5 spell unlocking: (first day it may be cast, rituals held needed).
 SPELL_UNLOCK: dict[Spell, tuple[int, int]] = {
