@@ -8,7 +8,7 @@ may play Nightshade) by how well it explains what its view shows:
 - frogs: a cat turned into a frog was a witch's target, so rarely a witch; and by the
   bots' table convention (bots.assignment: "who gathers what") the cats told to gather
   where the frog was would have been witnesses, so beyond the witnesses a Frog allows
-  (tables.FROG_WITNESSES) they are witches or were not there;
+  at this table (the view's ``frog_witnesses``) they are witches or were not there;
 - the yes/no votes: a saboteur says yes to a ritual with a saboteur on it and often no
   to one without, a villager mostly says yes;
 - the exile votes: a saboteur does not vote for another;
@@ -220,7 +220,7 @@ def public_facts(v: View) -> tuple[Fact, ...]:
     index = {name: i for i, name in enumerate(names)}
     form = dict.fromkeys(names, "human")
     facts: list[Fact] = []
-    allowed = tables.FROG_WITNESSES[len(names)]  # witnesses a Frog may have (§5)
+    allowed = v["frog_witnesses"]  # witnesses a Frog may have at this table (§5)
     days = [*v["history"], *([v["today"]] if v["today"] else [])]
     for day in days:
         humans = [n for n in names if form[n] == "human"]

@@ -66,10 +66,12 @@ def humans(v: View) -> list[str]:
 
 
 def assignment(v: View) -> dict[str, Ingredient]:
-    """The public convention: who gathers which of today's ingredients."""
-    if not v["today"]:
+    """The public convention: who gathers which of today's ingredients (as drawn in the
+    morning: the evening may drop some, §2.2, but what each cat gathered stays)."""
+    today = v["today"]
+    if not today:
         return {}
-    return told_to_gather(humans(v), v["today"]["required"], v["day"])
+    return told_to_gather(humans(v), [*today["required"], *today.get("dropped", [])], v["day"])
 
 
 def _witch_side(me: dict) -> bool:
@@ -134,7 +136,7 @@ def _witches(v: View, me: dict, rng: Rng) -> Act:
     spells = v["unlocked_spells"]
     if own is None:
         taken = {c["place"] for n, c in choices.items() if n != me["name"]}
-        few = 1 + tables.FROG_WITNESSES[len(v["players"])]
+        few = 1 + v["frog_witnesses"]
         lone = [p for p, n in counts.items() if 1 <= n <= few and p not in taken]
         if "frog" in spells and lone:
             return {"type": "witch_place", "place": _frog_place(v, me, lone)}
@@ -143,7 +145,7 @@ def _witches(v: View, me: dict, rng: Rng) -> Act:
     allies = set(me.get("witches", []))
     targets = [n for n in me.get("at_my_place", []) if n not in allies]
     place = own["place"]
-    few = 1 + tables.FROG_WITNESSES[len(v["players"])]
+    few = 1 + v["frog_witnesses"]
     if "frog" in spells and 1 <= counts.get(place, 0) <= few and targets:
         odds = _mind(v).saboteur
         return {

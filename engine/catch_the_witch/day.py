@@ -11,7 +11,7 @@ from ..errors import IllegalAction
 from . import tables
 from .actions import ChooseGuard, ChoosePlace, GuardPlace, WitchPlace, WitchSpell
 from .domain import Form, Ingredient, Phase, Place, Role, Spell
-from .queries import cats_at, check_end_of_day, human_witches, unlocked_spells
+from .queries import cats_at, check_end_of_day, frog_witnesses, human_witches, unlocked_spells
 from .state import Cat, Day, SpellCast, WitchChoice
 
 
@@ -250,7 +250,7 @@ class DayRules:
                 name for name, place in s.today.places.items()
                 if place is choice.place and name != target.name
             ]  # fmt: skip
-            if len(witnesses) > tables.FROG_WITNESSES[len(s.players)]:
+            if len(witnesses) > frog_witnesses(s):
                 return False
             spells.frogs.add(target.name)
             return True

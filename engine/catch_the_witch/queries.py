@@ -14,6 +14,11 @@ def seals_to_win(state: GameState) -> int:
     return tables.SEALS_TO_WIN[len(state.players)]
 
 
+def frog_witnesses(state: GameState) -> int:
+    """§5: how many witnesses a Frog may have and still work at this table."""
+    return tables.FROG_WITNESSES[len(state.players)]
+
+
 def unlocked_spells(state: GameState) -> list[Spell]:
     """§5: Frog from day 2; Snatch after 1 ritual held; Spoil after 2."""
     return [

@@ -67,6 +67,8 @@ def _public_part(s: GameState) -> dict[str, Any]:
         "days_total": queries.knights_day(s),
         "seals": s.seals,
         "seals_to_win": queries.seals_to_win(s),
+        # §5 at this table: a Frog still works with this many witnesses (the book: none).
+        "frog_witnesses": queries.frog_witnesses(s),
         "rituals_held": s.rituals_held,
         "curse": s.curse,
         "curse_capacity": tables.CURSE_CAPACITY,

@@ -84,6 +84,13 @@ def test_simulate_json_has_the_promised_fields(capsys):
     assert sum(result["wins"].values()) == 6
     assert set(result["reasons"]) == REASONS
     assert result["avg_days"] > 0
+    # Issue 17: how well the bots deduce, counted over the games.
+    assert 0 <= result["single_vote_exiles"] <= result["exiles"]
+    assert 0 <= result["exiles_of_witches"] <= result["exiles"]
+    assert result["rituals_succeeded"] <= result["rituals_held"]
+    assert result["ritual_success_rate"] == round(
+        result["rituals_succeeded"] / result["rituals_held"], 4
+    )
 
 
 def test_simulate_table_for_a_range(capsys):

@@ -16,16 +16,15 @@ def test_s11_each_side_still_wins_a_fair_share(count):
         assert 0.20 <= result["win_rates"][side] <= 0.80, result["win_rates"]
 
 
-def test_s11_bots_do_not_exile_the_host_on_day_one_evidence_alone():
-    """Alone with bots, the host is seat 1 and day 1's first Chief. Before this rule of the
-    bots, 70 of these 200 games (35 %; 31 times not a witch) exiled him on day 1 on one
-    failed ritual's evidence; now only a witch the Seer has found is exiled on day 1 (32
-    games, 16 %, every one a witch host)."""
-    host_exiled = 0
+def test_s11_bots_do_not_exile_an_innocent_host_on_day_one():
+    """Alone with bots, the host is seat 1 and day 1's first Chief. The old bots, reading
+    one failed ritual only, exiled him on it in a third of the games (31 of 200 times not a
+    witch). The bots that deduce weigh who was on it against the yes/no votes: an
+    innocent host is exiled on day 1 in 3 of these 200 games (a witch host in 37: she put
+    herself on her ritual and failed it)."""
+    innocent_host_exiled = 0
     for seed in range(200):
         run = play_new(4 + seed % 9, seed, {"discussion_limit": 120})
         exiled = run.state.days[0].vote.exiled if run.state.days[0].vote else None
-        if exiled is not None:
-            assert run.state.cat(exiled).role is Role.WITCH, (seed, exiled)
-        host_exiled += exiled == "Cat1"
-    assert host_exiled <= 40  # 20 %, was 70
+        innocent_host_exiled += exiled == "Cat1" and run.state.cat(exiled).role is not Role.WITCH
+    assert innocent_host_exiled <= 10  # 5 %, was 31

@@ -128,7 +128,7 @@ function witchPopup(v, me, ctx) {
         else { ctx.draft.spell = spell; ctx.render(); }
       }, null),
       v.day === 1 ? h("p", { class: "small" }, t("frog_from_day_2")) : null,
-      h("p", { class: "small" }, t("witness_hint"))];
+      h("p", { class: "small" }, t(v.frog_witnesses ? "witness_hint_one" : "witness_hint"))];
   } else {
     const targets = (me.at_my_place || []).map((n) => [n, n]);
     body = [h("p", {}, `${label("spell", ctx.draft.spell)} — ${t("witch_target")}`),
