@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from pydantic import Field
 
@@ -51,26 +51,37 @@ REASONS = ["all_witches_burned", "threshold_reached"]
 #: The outcome's numbers the simulator averages.
 AVERAGES = {"rounds": "rounds", "trials": "trials", "hexes": "hexes"}
 PLAYERS_COLUMN = "players"
-#: What the simulator counts in each game, to see whether the bots deduce (issue 17).
-TALLIES = {
-    "burns": "villagers burned, in any way (§3 execution, §4 trial, §5 hex, §6 penalty)",
-    "burns_of_witches": "…of them witches",
-    "executions": "villagers burned by a round's executioner after the vote (§3.3)",
-    "executions_of_witches": "…of them witches",
-    "zealot_executions": "executions by a zealot, who knows no house but their own (§2)",
-    "zealot_executions_of_witches": "…of them witches",
-    "trials": "Trials by Fire decided (§4)",
-    "trials_of_witch_houses": "…of them choosing a player whose house still hid a witch",
-    "accusations": "traits accused (§3.1)",
-    "accusations_of_witch_traits": "…of them a trait that a living witch showed",
-}
-RATES = {
-    "witch_burn_rate": ("burns_of_witches", "burns"),
-    "witch_execution_rate": ("executions_of_witches", "executions"),
-    "zealot_witch_execution_rate": ("zealot_executions_of_witches", "zealot_executions"),
-    "witch_house_trial_rate": ("trials_of_witch_houses", "trials"),
-    "witch_trait_accusation_rate": ("accusations_of_witch_traits", "accusations"),
-}
+
+
+class Deduction(NamedTuple):
+    """A kind of choice the players make, counted in each game (``whole``), with how many of
+    them hit a witch (``part``) and the share that did (``rate``): how well the bots deduce
+    (issue 17). ``whole_means`` and ``part_means`` say what each count counts."""
+
+    whole: str
+    whole_means: str
+    part: str
+    part_means: str
+    rate: str
+
+
+DEDUCTIONS = [
+    Deduction("burns", "villagers burned, in any way (§3 execution, §4 trial, §5 hex, §6 penalty)",
+              "burns_of_witches", "…of them witches", "witch_burn_rate"),
+    Deduction("executions", "villagers burned by a round's executioner after the vote (§3.3)",
+              "executions_of_witches", "…of them witches", "witch_execution_rate"),
+    Deduction("zealot_executions", "executions by a zealot, who knows no house but their own",
+              "zealot_executions_of_witches", "…of them witches", "zealot_witch_execution_rate"),
+    Deduction("trials", "Trials by Fire decided (§4)", "trials_of_witch_houses",
+              "…of them choosing a player whose house still hid a witch", "witch_house_trial_rate"),
+    Deduction("accusations", "traits accused (§3.1)", "accusations_of_witch_traits",
+              "…of them a trait that a living witch showed", "witch_trait_accusation_rate"),
+]  # fmt: skip
+#: What the simulator counts in each game, and the shares it reports (engine/simulate.py).
+TALLIES = {name: means for d in DEDUCTIONS for name, means in ((d.whole, d.whole_means),
+                                                                (d.part, d.part_means))}  # fmt: skip
+RATES = {d.rate: (d.part, d.whole) for d in DEDUCTIONS}
+
 DEMO_TITLE = "🔥 Burn the Witch"
 #: The demo's last line: where people can play it.
 DEMO_ON_PHONES = "Play it on phones: make dev, then pick Burn the Witch (README.md)."
