@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from pydantic import Field
 
@@ -25,8 +25,10 @@ __all__ = [
     "DEMO_ON_PHONES",
     "DEMO_TITLE",
     "PLAYERS_COLUMN",
+    "RATES",
     "REASONS",
     "SIDES",
+    "TALLIES",
     "GameRun",
     "Narrator",
     "ReplayError",
@@ -38,6 +40,7 @@ __all__ = [
     "play_new",
     "run",
     "settings_for",
+    "tallies_of",
 ]
 
 GAME = BurnTheWitch()
@@ -48,6 +51,37 @@ REASONS = ["all_witches_burned", "threshold_reached"]
 #: The outcome's numbers the simulator averages.
 AVERAGES = {"rounds": "rounds", "trials": "trials", "hexes": "hexes"}
 PLAYERS_COLUMN = "players"
+
+
+class Deduction(NamedTuple):
+    """A kind of choice the players make, counted in each game (``whole``), with how many of
+    them hit a witch (``part``) and the share that did (``rate``): how well the bots deduce
+    (issue 17). ``whole_means`` and ``part_means`` say what each count counts."""
+
+    whole: str
+    whole_means: str
+    part: str
+    part_means: str
+    rate: str
+
+
+DEDUCTIONS = [
+    Deduction("burns", "villagers burned, in any way (§3 execution, §4 trial, §5 hex, §6 penalty)",
+              "burns_of_witches", "…of them witches", "witch_burn_rate"),
+    Deduction("executions", "villagers burned by a round's executioner after the vote (§3.3)",
+              "executions_of_witches", "…of them witches", "witch_execution_rate"),
+    Deduction("zealot_executions", "executions by a zealot, who knows no house but their own",
+              "zealot_executions_of_witches", "…of them witches", "zealot_witch_execution_rate"),
+    Deduction("trials", "Trials by Fire decided (§4)", "trials_of_witch_houses",
+              "…of them choosing a player whose house still hid a witch", "witch_house_trial_rate"),
+    Deduction("accusations", "traits accused (§3.1)", "accusations_of_witch_traits",
+              "…of them a trait that a living witch showed", "witch_trait_accusation_rate"),
+]  # fmt: skip
+#: What the simulator counts in each game, and the shares it reports (engine/simulate.py).
+TALLIES = {name: means for d in DEDUCTIONS for name, means in ((d.whole, d.whole_means),
+                                                                (d.part, d.part_means))}  # fmt: skip
+RATES = {d.rate: (d.part, d.whole) for d in DEDUCTIONS}
+
 DEMO_TITLE = "🔥 Burn the Witch"
 #: The demo's last line: where people can play it.
 DEMO_ON_PHONES = "Play it on phones: make dev, then pick Burn the Witch (README.md)."
@@ -89,6 +123,43 @@ def outcome_of(state: Any) -> dict[str, Any] | None:
         "trials": _count(history, kind="trial"),
         "hexes": _count(history, kind="burn", cause="hex"),
     }
+
+
+def tallies_of(state: Any) -> dict[str, int]:
+    """``TALLIES`` of a game, read from its public history walked once: which villagers
+    still lived at each event follows from the burns before it."""
+    villagers = [v for p in state.players for v in [*p.villagers, *p.burned]]
+    witches = {v.name: v.traits for v in villagers if v.identity == "witch"}
+    house_of = {v.name: p.name for p in state.players for v in [*p.villagers, *p.burned]}
+    burned: set[str] = set()
+    tallies = dict.fromkeys(TALLIES, 0)
+
+    def count(name: str, witch: bool) -> None:
+        tallies[name] += 1
+        tallies[f"{name}_of_witches"] += witch
+
+    for event in state.history:
+        kind = event["kind"]
+        living_witches = [name for name in witches if name not in burned]
+        if kind == "accuse":
+            tallies["accusations"] += 1
+            tallies["accusations_of_witch_traits"] += any(
+                event["trait"] in witches[name] for name in living_witches
+            )
+        elif kind == "trial":
+            tallies["trials"] += 1
+            tallies["trials_of_witch_houses"] += any(
+                house_of[name] == event["chosen"] for name in living_witches
+            )
+        elif kind == "burn":
+            witch = event["identity"] == "witch"
+            count("burns", witch)
+            if event["cause"] == "execution":
+                count("executions", witch)
+                if state.player(event["by"]).faction == "zealot":
+                    count("zealot_executions", witch)
+            burned.add(event["villager"])
+    return tallies
 
 
 @dataclass

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import demo, replay, simulate
+from engine.burn_the_witch.command_line import RATES, TALLIES
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 GAME = ["--game", "burn_the_witch"]
@@ -81,10 +82,30 @@ def test_simulate_json_reports_factions_reasons_rounds_trials_hexes_and_illegal_
     assert result["avg_trials"] >= 0 and result["avg_hexes"] >= 0
 
 
+def test_simulate_json_reports_how_well_the_bots_deduce(capsys):
+    """Issue 17: the tallies summed over the games, and their shares."""
+    args = [*GAME, "--players", "6", "--games", "6", "--seed", "3", "--json"]
+    assert simulate.main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    tallies = {name: result[name] for name in TALLIES}
+    for part, whole in RATES.values():
+        assert 0 < tallies[part] <= tallies[whole]
+    for rate, (part, whole) in RATES.items():
+        assert result[rate] == round(tallies[part] / tallies[whole], 4)
+        assert 0 <= result[rate] <= 1
+    # Every game ends with its witches burned or 12 innocents burned (§2's 6-player row).
+    assert tallies["burns"] >= 6 * 2 and tallies["executions"] <= tallies["burns"]
+    assert tallies["zealot_executions"] <= tallies["executions"]
+    # Timers off: every round has its accusation and its execution, and nothing else.
+    assert tallies["accusations"] == tallies["executions"] == round(result["avg_rounds"] * 6)
+    assert tallies["trials"] == round(result["avg_trials"] * 6)
+
+
 def test_simulate_table_for_a_range_with_timers(capsys):
     assert simulate.main([*GAME, "--players", "5-6", "--games", "2", "--limit", "30"]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[0].startswith("players | games | zealots | sympathizers | avg rounds")
+    assert "| witch burn rate | witch execution rate |" in table[0]
     assert len(table) == 3
 
 
