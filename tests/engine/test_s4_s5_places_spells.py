@@ -74,6 +74,38 @@ def test_s5_frog_fails_in_front_of_a_witness():
     assert t.view("Ann")["me"]["notes"][-1]["worked"] is False
 
 
+def test_s5_where_a_frog_allows_one_witness_it_takes_two_to_stop_it(monkeypatch):
+    """tables.FROG_WITNESSES (docs/balance.md): at the counts where a Frog allows one
+    witness, one non-witch beside the target does not stop it; two do. The phones say
+    which rule the table plays (the view's frog_witnesses)."""
+    monkeypatch.setitem(tables.FROG_WITNESSES, len(SIX), 1)
+    t = six_on_day_two()
+    assert t.view("Bo")["frog_witnesses"] == 1
+    t.places(Bo="river", Cy="river", Di="meadow", Fay="meadow")
+    t.witch("Ann", "meadow", "frog", "Fay")  # Di saw it: one witness
+    t.witch("Eve", "forest")
+    assert t.state.cat("Fay").form is Form.FROG
+    t.evening()
+    t.curse_day()
+    t.votes()
+    t.ok_all()
+    t.places(Bo="river", Cy="meadow", Di="meadow")
+    t.witch("Ann", "meadow", "frog", "Di")  # Bo is elsewhere; Cy saw it
+    t.witch("Eve", "forest")
+    assert t.state.cat("Di").form is Form.FROG
+    assert t.view("Ann")["me"]["notes"][-1]["worked"] is True
+
+
+def test_s5_two_witnesses_stop_a_frog_even_where_one_is_allowed(monkeypatch):
+    monkeypatch.setitem(tables.FROG_WITNESSES, len(SIX), 1)
+    t = six_on_day_two()
+    t.places(Bo="river", Cy="meadow", Di="meadow", Fay="meadow")
+    t.witch("Ann", "meadow", "frog", "Fay")  # Cy and Di saw it
+    t.witch("Eve", "forest")
+    assert t.state.cat("Fay").form is Form.HUMAN
+    assert t.view("Ann")["me"]["notes"][-1]["worked"] is False
+
+
 def test_s5_target_must_be_at_the_witch_place_and_not_herself():
     t = six_on_day_two()
     t.places(Bo="river", Cy="river", Di="river", Fay="meadow")

@@ -135,8 +135,8 @@ def test_s5_a_casting_witch_keeps_her_spell_results_with_their_day_all_game():
     t = _day_one(FOUR, Bo="river", Cy="river", Di="meadow")
     t.witch("Ann", "forest")
     _next_day(t)
-    t.places(Bo="river", Cy="river", Di="meadow")
-    t.witch("Ann", "river", "frog", "Bo")  # Cy saw it: a witness, the Frog fails
+    t.places(Bo="river", Cy="river", Di="river")
+    t.witch("Ann", "river", "frog", "Bo")  # Cy and Di saw it: witnesses, the Frog fails
     spell = {"day": 2, "kind": "spell", "spell": "frog", "worked": False}
     assert t.view("Ann")["me"]["notes"] == [spell]
     _next_day(t)
