@@ -284,7 +284,7 @@ def _hypotheses(count: int, size: int) -> tuple[int, ...]:
     return tuple(sum(1 << i for i in chosen) for chosen in combinations(range(count), size))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=512)  # a game's chain of facts is ~30 long: room for many games at once
 def _public_weights(count: int, size: int, facts: tuple[Fact, ...]) -> tuple[float, ...]:
     """Each hypothesis' log-likelihood of the public facts (cached one fact at a time)."""
     masks = _hypotheses(count, size)

@@ -15,7 +15,8 @@ _W, _C, _J, _S, _H, _K, _P, _V = (
 )  # fmt: skip
 
 #: §2.1 roles by player count: (witch, crow, jester, seer, herbalist, knight, pickpocket, villager)
-#: Seven rows differ from RULES.md §2.1 after balance work; docs/balance.md says why.
+#: As RULES.md §2.1 (issue 17: the bots that deduce need no role moved; the balance
+#: levers are rules, FROG_WITNESSES below; docs/balance.md).
 ROLE_COUNTS: dict[int, tuple[int, int, int, int, int, int, int, int]] = {
     4: (1, 0, 0, 0, 1, 0, 1, 1),
     5: (1, 0, 0, 1, 1, 1, 0, 1),
@@ -60,8 +61,11 @@ PLACES: dict[Place, tuple[Ingredient, int]] = {
 }
 
 #: §5 how many non-witch cats besides the target may gather where a Frog is cast and not
-#: stop it (the book's rule: none). Bigger tables spread their cats over the same places,
-#: so a lone cat, the only one a Frog could reach, grows rare (docs/balance.md).
+#: stop it (RULES.md: none). A rule lever of issue 17: against bots that deduce, the
+#: witches won too rarely at most counts, where the cats crowd the three to five places
+#: and a lone cat, the only one a Frog could reach, is rare; measured per count over 200
+#: games each way (docs/balance.md). The view says it (``frog_witnesses``), and so does
+#: the witch's hint.
 FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 1, 9: 1, 10: 0, 11: 0, 12: 1}
 
 #: §5 spell unlocking: (first day it may be cast, rituals held needed).
