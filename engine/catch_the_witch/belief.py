@@ -6,15 +6,16 @@ may play Nightshade) by how well it explains what its view shows:
 - a ritual's result and members: a ritual with a saboteur on it usually fails, one
   without usually succeeds (cards can still be missing, snatched or rotten);
 - frogs: a cat turned into a frog was a witch's target, so rarely a witch; and by the
-  bots' table convention (bots.assignment: "who gathers what") the cats told to gather
-  where the frog was would have been witnesses, so beyond the witnesses a Frog allows
-  at this table (the view's ``frog_witnesses``) they are witches or were not there;
+  bots' table convention (``told_today``: "who gathers what") the cats told to gather
+  where the frog was would have been witnesses (the Crow too: she gathers with the cats),
+  so beyond the witnesses a Frog allows at this table (the view's ``frog_witnesses``)
+  they are witches (who choose their own place) or were not there;
 - the yes/no votes: a saboteur says yes to a ritual with a saboteur on it and often no
   to one without, a villager mostly says yes;
 - the exile votes: a saboteur does not vote for another;
 - what this cat knows alone: it is not a saboteur (villager side), the Seer's looks
   (a "Not a witch" may still be the Crow), a role shown on exile;
-- the game going on: a saboteur is still in human form.
+- the game going on: a witch (not only the Crow) is still in human form (RULES §1).
 
 The public part of the weights is the same for every cat and grows one fact at a time,
 so it is cached by its facts (``_public_weights``), one fact added to the cached weights
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from math import exp, log
+from math import comb, exp, log
 from typing import Any
 
 from . import tables
@@ -38,10 +39,12 @@ Fact = tuple
 # -- how likely each fact is under a set of saboteurs (bot knowledge, not rules) -----------
 # The numbers are measured on the bots themselves (``python -m engine.simulate``'s games,
 # docs/balance.md "How the bots deduce"), so the belief expects what the bots do.
-#: A cat the public facts make a saboteur less likely than this is "unsuspected"; of the
-#: exile votes villagers cast, this share is on an unsuspected cat (the Seer's finds, a
-#: village misled), and of the saboteurs' (the witches pushing an exile) this share.
-UNSUSPECTED = 0.35
+#: A cat the public facts make a saboteur less likely than this share of the odds every
+#: cat starts with (saboteurs / cats) is "unsuspected"; of the exile votes villagers cast,
+#: this share is on an unsuspected cat (the Seer's finds, a village misled), and of the
+#: saboteurs' (the witches pushing an exile) this share. (0.93: measured as 0.35 at 8
+#: cats, whose odds start at 3/8.)
+UNSUSPECTED_OF_START = 0.93
 ODD_VOTE_FROM_VILLAGER = 0.05
 ODD_VOTE_FROM_SABOTEUR = 0.13
 #: A villager / a saboteur votes to exile someone (does not skip) this often.
@@ -59,11 +62,13 @@ YES_FROM_VILLAGER_DIRTY = 0.74
 YES_FROM_VILLAGER_CLEAN = 0.87
 YES_FROM_SABOTEUR_DIRTY = 0.88
 YES_FROM_SABOTEUR_CLEAN = 0.6
-#: How much likelier a saboteur is frogged than… not: witches frog the village.
+#: A saboteur is this likely to be a Frog's target, relative to a villager: witches frog
+#: the village (a witch who does not know the Crow may frog her, rarely another witch).
 FROGGED_SABOTEUR = 0.15
-#: A cat told to gather where a frog was, not a witch: the frog needed no witness there,
-#: so he was not there (a guarding Knight, a cat who strayed from the convention).
-WITNESS_NOT_WITCH = 0.1
+#: The chance that a cat told to gather where a frog was (beyond the witnesses the Frog
+#: allows) was not there, though not a witch: a guarding Knight, a cat who strayed from
+#: the convention. A witch chooses her own place, so she explains the frog at no cost.
+ABSENT_NOT_WITCH = 0.1
 #: A saboteur voting to exile another saboteur (witches vote with the village, never
 #: against each other).
 SABOTEUR_VOTES_SABOTEUR = 0.25
@@ -80,7 +85,7 @@ _USUAL_VOTE = log((1 - ODD_VOTE_FROM_SABOTEUR) / (1 - ODD_VOTE_FROM_VILLAGER))
 _CAST = log(CAST_BY_SABOTEUR / CAST_BY_VILLAGER)
 _SKIP = log((1 - CAST_BY_SABOTEUR) / (1 - CAST_BY_VILLAGER))
 _FROGGED = log(FROGGED_SABOTEUR)
-_WITNESS = log(WITNESS_NOT_WITCH)
+_ABSENT = log(ABSENT_NOT_WITCH)
 _VOTE_ALLY = log(SABOTEUR_VOTES_SABOTEUR)
 #: A hypothesis ruled out (what a cat knows for sure).
 _IMPOSSIBLE = -1e9
@@ -113,43 +118,49 @@ def belief(v: View, private: bool = True, then: Fact | None = None) -> Belief:
     witches, crows = roles.get("witch", 0), roles.get("crow", 0)
     facts = public_facts(v) + ((then,) if then else ())
     masks = _hypotheses(len(names), witches + crows)
-    weights = list(_public_weights(len(names), witches + crows, facts))
     certain = _certain(v, names) if private else {}
-    hidden_crow = bool(crows)
-    witch_share = witches / (witches + crows)
-    top = max(
-        (weights[i] for i, m in enumerate(masks) if _allowed(m, certain, hidden_crow)),
-        default=0.0,
+    weighed = _weigh(
+        names, masks, _public_weights(len(names), witches + crows, facts), certain, witches, crows
     )
+    if weighed is None and facts:
+        # The facts contradict what this cat knows for sure (a bot strayed from what the
+        # belief expects): believe what it knows, on the starting odds.
+        weighed = _weigh(names, masks, (0.0,) * len(masks), certain, witches, crows)
+    return weighed or _flat(v, names)
+
+
+def _weigh(
+    names: tuple[str, ...],
+    masks: tuple[int, ...],
+    logliks: Sequence[float],
+    certain: dict[int, str],
+    witches: int,
+    crows: int,
+) -> Belief | None:
+    """The belief from each hypothesis' log-likelihood, keeping those this cat's sure
+    knowledge allows; None if it allows none."""
+    allowed = [_allowed(m, certain, crows) for m in masks]
+    top = max((w for w, ok in zip(logliks, allowed, strict=True) if ok), default=None)
+    if top is None:
+        return None
     saboteur = dict.fromkeys(names, 0.0)
     witch = dict.fromkeys(names, 0.0)
     kept_masks: list[int] = []
     kept: list[float] = []
-    total = 0.0
-    for mask, loglik in zip(masks, weights, strict=True):
-        if not _allowed(mask, certain, hidden_crow):
+    for mask, loglik, ok in zip(masks, logliks, allowed, strict=True):
+        if not ok:
             continue
-        cleared_inside = [i for i, known in certain.items() if known == "cleared" and mask >> i & 1]
         weight = exp(loglik - top)
-        if hidden_crow and cleared_inside:  # that cat can only be the Crow
-            weight *= 1 / (witches + crows)
+        # A cleared cat inside a set can only be its Crow: the chance it is.
+        weight *= (crows / mask.bit_count()) ** _cleared_inside(mask, certain)
         if weight < 1e-12:
             continue
         kept_masks.append(mask)
         kept.append(weight)
-        total += weight
         for i in _bits(mask):
             saboteur[names[i]] += weight
-            if cleared_inside:
-                witch[names[i]] += weight * (i not in cleared_inside)
-            elif certain.get(i) == "witch":
-                witch[names[i]] += weight
-            else:
-                witch[names[i]] += weight * _witch_given_saboteur(mask, certain, witch_share)
-    if total == 0:  # the facts contradict each other (a bot strayed): believe the prior
-        if facts:
-            return belief({**v, "history": [], "today": None}, private)
-        return _flat(v, names)
+            witch[names[i]] += weight * _witch_chance(i, mask, certain, witches)
+    total = sum(kept)
     return Belief(
         names,
         {n: p / total for n, p in saboteur.items()},
@@ -165,50 +176,56 @@ def _flat(v: View, names: tuple[str, ...]) -> Belief:
     return Belief(names, dict.fromkeys(names, share), dict.fromkeys(names, share), masks, (1.0,))
 
 
-def _witch_given_saboteur(mask: int, certain: dict[int, str], share: float) -> float:
-    """Within a set of saboteurs, the chance one of them is a witch, not the Crow; a
-    saboteur known to be a witch leaves the Crow among the others."""
-    known = sum(1 for i, k in certain.items() if k == "witch" and mask >> i & 1)
-    size = mask.bit_count()
-    if share == 1 or known == 0:
-        return share
-    return (size * share - known) / (size - known) if size > known else 1.0
+def _cleared_inside(mask: int, certain: dict[int, str]) -> int:
+    return sum(1 for i, known in certain.items() if known == "cleared" and mask >> i & 1)
 
 
-def _allowed(mask: int, certain: dict[int, str], hidden_crow: bool) -> bool:
-    cleared = 0
+def _witch_chance(i: int, mask: int, certain: dict[int, str], witches: int) -> float:
+    """Within a set of saboteurs, the chance its member ``i`` is a witch, not the Crow: a
+    cat known to be the Crow, or cleared (only the Crow in the set can be), is not; the
+    witches not yet known are spread over the members not yet known."""
+    known = certain.get(i)
+    if known in ("crow", "cleared"):
+        return 0.0
+    if known == "witch":
+        return 1.0
+    inside = [certain.get(j) for j in _bits(mask)]
+    known_witches = inside.count("witch")
+    unknown = len(inside) - known_witches - inside.count("crow") - inside.count("cleared")
+    return (witches - known_witches) / unknown if unknown else 1.0
+
+
+def _allowed(mask: int, certain: dict[int, str], crows: int) -> bool:
+    """Whether a set of saboteurs agrees with what this cat knows for sure."""
+    as_crow = 0  # members that can only be the Crow
     for i, known in certain.items():
         inside = mask >> i & 1
-        if known in ("witch", "saboteur") and not inside:
+        if known in ("witch", "crow") and not inside:
             return False
         if known == "innocent" and inside:
             return False
-        if known == "cleared" and inside:
-            cleared += 1
-    return cleared <= (1 if hidden_crow else 0)
+        if known in ("crow", "cleared") and inside:
+            as_crow += 1
+    return as_crow <= crows
 
 
 def _certain(v: View, names: tuple[str, ...]) -> dict[int, str]:
-    """What this cat knows for sure: seat index → "witch", "saboteur" (witch or Crow),
-    "innocent" (neither), "cleared" (not a witch: innocent or the Crow)."""
+    """What this cat knows for sure: seat index → "witch", "crow", "innocent" (neither),
+    "cleared" (not a witch: innocent or the Crow)."""
     me = v["me"]
     index = {name: i for i, name in enumerate(names)}
     known: dict[int, str] = {}
     if me["role"] in ("witch", "crow"):
         for name in me.get("witches", []):
             known[index[name]] = "witch"
-    known[index[me["name"]]] = "witch" if me["role"] == "witch" else (
-        "saboteur" if me["role"] == "crow" else "innocent"
-    )  # fmt: skip
+    known[index[me["name"]]] = me["role"] if me["role"] in ("witch", "crow") else "innocent"
     for result in me.get("seer_results", []):
         known[index[result["target"]]] = "witch" if result["witch"] else "cleared"
     for day in v["history"]:
         role = day.get("exiled_role")
         if role and day["vote"] and day["vote"].get("exiled"):
             target = index[day["vote"]["exiled"]]
-            known[target] = "witch" if role == "witch" else (
-                "saboteur" if role == "crow" else "innocent"
-            )  # fmt: skip
+            known[target] = role if role in ("witch", "crow") else "innocent"
     return known
 
 
@@ -218,22 +235,17 @@ def public_facts(v: View) -> tuple[Fact, ...]:
     the cached weights of the facts before it are reused)."""
     names = [p["name"] for p in v["players"]]
     index = {name: i for i, name in enumerate(names)}
-    form = dict.fromkeys(names, "human")
+    crows = v["role_set"].get("crow", 0)
     facts: list[Fact] = []
     allowed = v["frog_witnesses"]  # witnesses a Frog may have at this table (§5)
-    days = [*v["history"], *([v["today"]] if v["today"] else [])]
-    for day in days:
-        humans = [n for n in names if form[n] == "human"]
-        told = told_to_gather(humans, [*day["required"], *day.get("dropped", [])], day["day"])
+    for day, humans in _mornings(v):
+        told = _told(day, humans)
         for frog in day["new_frogs"]:
             place = tables.place_of(told[frog]) if frog in told else None
             with_it = [
                 n for n in humans if n != frog and n in told and tables.place_of(told[n]) == place
             ]
-            facts.append(("frog", index[frog], tuple(index[n] for n in with_it), allowed))
-            form[frog] = "frog"
-        for name in day["restored"]:
-            form[name] = "human"
+            facts.append(("frog", index[frog], tuple(index[n] for n in with_it), allowed, crows))
         for proposal in day["proposals"]:
             if proposal.get("yes") is not None:
                 facts.append((
@@ -259,22 +271,45 @@ def public_facts(v: View) -> tuple[Fact, ...]:
             )
             skips = tuple(index[voter] for voter, target in vote["votes"].items() if target is None)
             facts.append(("exile_vote", votes, skips))
-            if vote.get("exiled"):
-                form[vote["exiled"]] = "exiled"
-    alive = _mask_of(names, [n for n in names if form[n] == "human"])
+    alive = _mask_of(names, [p["name"] for p in v["players"] if p["form"] == "human"])
     if v["outcome"] is None and alive:
-        facts.append(("going_on", alive))
+        facts.append(("going_on", alive, crows))
     return tuple(facts)
 
 
-def told_to_gather(
-    humans: Sequence[str], required: Sequence[str], day: int
-) -> dict[str, Ingredient]:
-    """The table convention (bots.py): the cats in human form, in seat order, are told the
-    day's ingredients in turn."""
-    if not required:
+def _mornings(v: View) -> list[tuple[dict[str, Any], list[str]]]:
+    """Each day so far (today last) with the cats in human form at its place choice, in
+    seat order: the day's frogs and restorations come after it, its exile at night."""
+    names = [p["name"] for p in v["players"]]
+    form = dict.fromkeys(names, "human")
+    mornings = []
+    for day in [*v["history"], *([v["today"]] if v["today"] else [])]:
+        mornings.append((day, [n for n in names if form[n] == "human"]))
+        form.update(dict.fromkeys(day["new_frogs"], "frog"))
+        form.update(dict.fromkeys(day["restored"], "human"))
+        if day["vote"] and day["vote"].get("exiled"):
+            form[day["vote"]["exiled"]] = "exiled"
+    return mornings
+
+
+def told_today(v: View) -> dict[str, Ingredient]:
+    """The public convention (every bot follows it; real players say "I'll go to the
+    river"): who was told to gather which of today's ingredients, all day long, whatever
+    frogs and restorations the day brings."""
+    mornings = _mornings(v)
+    if not v["today"] or not mornings:
         return {}
-    return {name: Ingredient(required[(i + day) % len(required)]) for i, name in enumerate(humans)}
+    return _told(*mornings[-1])
+
+
+def _told(day: dict[str, Any], humans: Sequence[str]) -> dict[str, Ingredient]:
+    """The convention: the cats in human form at the place choice, in seat order, are told
+    the day's ingredients in turn (as drawn in the morning: the evening may drop some,
+    §2.2, but what each cat gathered stays)."""
+    drawn = [*day["required"], *day.get("dropped", [])]
+    if not drawn:
+        return {}
+    return {name: Ingredient(drawn[(i + day["day"]) % len(drawn)]) for i, name in enumerate(humans)}
 
 
 # -- the weights ---------------------------------------------------------------------------
@@ -300,6 +335,7 @@ def _public_weights(count: int, size: int, facts: tuple[Fact, ...]) -> tuple[flo
 def _unsuspected(count: int, masks: tuple[int, ...], weights: tuple[float, ...]) -> int:
     """The seats the public facts so far make unlikely saboteurs (as a bit mask)."""
     top = max(weights)
+    bar = UNSUSPECTED_OF_START * masks[0].bit_count() / count
     odds = [0.0] * count
     total = 0.0
     for mask, loglik in zip(masks, weights, strict=True):
@@ -307,7 +343,7 @@ def _unsuspected(count: int, masks: tuple[int, ...], weights: tuple[float, ...])
         total += weight
         for i in _bits(mask):
             odds[i] += weight
-    return sum(1 << i for i in range(count) if odds[i] / total < UNSUSPECTED)
+    return sum(1 << i for i in range(count) if odds[i] / total < bar)
 
 
 def _loglik(fact: Fact, mask: int) -> float:
@@ -330,10 +366,17 @@ def _loglik(fact: Fact, mask: int) -> float:
                 score += _NO_ALLY if dirty else _NO_CLEAN
         return score
     if kind == "frog":
-        _, frog, with_it, allowed = fact
+        _, frog, with_it, allowed, crows = fact
         score = _FROGGED if mask >> frog & 1 else 0.0
-        witnesses = sum(1 for i in with_it if not mask >> i & 1)
-        return score + _WITNESS * max(0, witnesses - allowed)
+        villagers = sum(1 for i in with_it if not mask >> i & 1)
+        saboteurs = len(with_it) - villagers
+        # A saboteur told to gather there is a witness if she is the Crow (each saboteur
+        # is, with the chance crows / saboteurs), not if she is a witch.
+        crow_there = min(1.0, crows * saboteurs / mask.bit_count()) if mask else 0.0
+        absent = crow_there * exp(_ABSENT * max(0, villagers + 1 - allowed)) + (
+            1 - crow_there
+        ) * exp(_ABSENT * max(0, villagers - allowed))
+        return score + log(absent)
     if kind == "exile_vote":
         _, votes, skips, unsuspected = fact
         score = sum(_SKIP for voter in skips if mask >> voter & 1)
@@ -343,8 +386,16 @@ def _loglik(fact: Fact, mask: int) -> float:
                 score += _VOTE_ALLY if mask >> target & 1 else 0.0
                 score += _ODD_VOTE if unsuspected >> target & 1 else _USUAL_VOTE
         return score
-    if kind == "going_on":
-        return 0.0 if mask & fact[1] else _IMPOSSIBLE
+    if kind == "going_on":  # a witch is still in human form (the Crow alone ends it, §1)
+        _, alive, crows = fact
+        left = (mask & alive).bit_count()
+        if left == 0:
+            return _IMPOSSIBLE
+        if left > crows:
+            return 0.0
+        # The chance the saboteurs left are all Crows (each set of ``crows`` alike).
+        size = mask.bit_count()
+        return log(1.0 - comb(size - left, crows - left) / comb(size, crows))
     raise ValueError(kind)
 
 

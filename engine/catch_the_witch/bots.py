@@ -16,8 +16,8 @@ from typing import Any
 
 from ..rng import Rng
 from . import tables
-from .belief import Belief, belief, failed_ritual, told_to_gather
-from .domain import EMPTY_PAW, NIGHTSHADE, Ingredient, Place
+from .belief import Belief, belief, failed_ritual, told_today
+from .domain import EMPTY_PAW, NIGHTSHADE, Place
 from .steps import CONFIRM_PHASES, PICKPOCKET_PHASES
 
 View = dict[str, Any]
@@ -65,15 +65,6 @@ def humans(v: View) -> list[str]:
     return [p["name"] for p in v["players"] if p["form"] == "human"]
 
 
-def assignment(v: View) -> dict[str, Ingredient]:
-    """The public convention: who gathers which of today's ingredients (as drawn in the
-    morning: the evening may drop some, §2.2, but what each cat gathered stays)."""
-    today = v["today"]
-    if not today:
-        return {}
-    return told_to_gather(humans(v), [*today["required"], *today.get("dropped", [])], v["day"])
-
-
 def _witch_side(me: dict) -> bool:
     return me["role"] in ("witch", "crow")
 
@@ -101,7 +92,7 @@ def _confirm(v: View, me: dict, rng: Rng) -> Act:
 def _place_choice(v: View, me: dict, rng: Rng) -> Act:
     if not v["your_turn"]:
         return None
-    mine = assignment(v).get(me["name"])
+    mine = told_today(v).get(me["name"])
     place = tables.place_of(mine) if mine else None
     if place is None or place.value not in v["open_places"]:
         place = Place(rng.choice(v["open_places"]))
@@ -166,7 +157,7 @@ def _frog_place(v: View, me: dict, lone: list[str]) -> str:
     suspect is likely the Seer; else the cat the village trusts most, who will sit on its
     rituals and lead its votes."""
     allies = set(me.get("witches", [])) | {me["name"]}
-    told = assignment(v)
+    told = told_today(v)
     odds = _mind(v).saboteur
     seer_like = _seer_like(v, allies)
 
@@ -263,7 +254,7 @@ def _team(v: View, me: dict, size: int) -> list[str]:
         members.append(me["name"])
         allies = set(me.get("witches", []))
         trust = [n for n in trust if n not in allies]
-    by_card = assignment(v)
+    by_card = told_today(v)
     for card in v["today"]["required"]:
         for name in trust:
             if len(members) < size and name not in members and by_card.get(name) == card:
@@ -350,7 +341,7 @@ def ritual_parts(v: View) -> dict[str, str]:
     told to gather Fish both played Fish for a ritual needing one."""
     members = v["today"]["ritual_members"]
     left = list(v["today"]["required"])
-    told = assignment(v)
+    told = told_today(v)
     parts: dict[str, str] = {}
     for name in members:
         card = told.get(name)

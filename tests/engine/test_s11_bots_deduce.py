@@ -5,10 +5,13 @@ fact at a time, and the bots' table convention for a ritual's cards; the simulat
 deduction figures are guarded on a few games (the real measurement is `make balance`).
 """
 
+from math import log
+
 import pytest
 
+from engine.catch_the_witch import belief as belief_module
 from engine.catch_the_witch import bots
-from engine.catch_the_witch.belief import belief, public_facts
+from engine.catch_the_witch.belief import belief, public_facts, told_today
 from engine.simulate import simulate
 
 NAMES = [f"Cat{i}" for i in range(1, 9)]
@@ -84,13 +87,15 @@ def test_s11_a_frog_is_rarely_a_witch_and_those_told_to_gather_with_it_become_su
     told to gather with the frog were witches, or not there. Where a Frog allows one
     witness at this table (tables.FROG_WITNESSES), only one of them need be: a weaker
     clue."""
-    told = bots.told_to_gather(NAMES, ["fish", "mushroom", "moonflower"], 2)
     frog = "Cat1"
+    told = told_today(_view("Cat2", "villager", [_day(1), _day(2)]))
     partners = [n for n in NAMES if n != frog and told[n] == told[frog]]
     assert len(partners) == 2
     me = next(n for n in NAMES if n != frog and n not in partners)
     others = [n for n in NAMES if n not in (frog, me, *partners)]
-    view = _view(me, "villager", [_day(1), _day(2, new_frogs=[frog])], roles=ROLES_NO_CROW)
+    view = _view(
+        me, "villager", [_day(1), _day(2, new_frogs=[frog])], roles=ROLES_NO_CROW, frogs=[frog]
+    )
     partner_odds = {}
     for witnesses in (0, 1):
         view["frog_witnesses"] = witnesses
@@ -140,12 +145,89 @@ def test_s11_each_member_brings_one_needed_card_by_the_convention():
     and one told Mushroom, for Fish, Mushroom and Moonflower. The first Fish cat brings
     Fish, the second the Moonflower nobody on it was told to gather."""
     view = _view("Cat1", "villager", [_day(1)])
-    told = bots.assignment(view)
+    told = told_today(view)
     fish = [n for n in NAMES if told[n].value == "fish"][:2]
     mushroom = next(n for n in NAMES if told[n].value == "mushroom")
     view["today"]["ritual_members"] = [*fish, mushroom]
     parts = bots.ritual_parts(view)
     assert parts == {fish[0]: "fish", fish[1]: "moonflower", mushroom: "mushroom"}
+
+
+def test_s11_who_gathers_what_holds_all_day_whatever_the_day_turns_into_frogs():
+    """The convention is told at the place choice: the frog made that day, a frog turned
+    back, and the ritual's cards read the same list in the evening (bots that rebuilt it
+    from the cats in human form then gave every cat seated after a frog another card)."""
+    morning = _view("Cat5", "villager", [_day(1), _day(2)], frogs=["Cat3"])
+    evening = _view(
+        "Cat5",
+        "villager",
+        [_day(1), _day(2, new_frogs=["Cat2"], restored=["Cat3"])],
+        frogs=["Cat2"],
+    )
+    morning["history"][0]["new_frogs"] = evening["history"][0]["new_frogs"] = ["Cat3"]
+    told = told_today(morning)
+    assert "Cat3" not in told and "Cat2" in told  # a frog that morning gathers nothing
+    assert told_today(evening) == told
+    assert public_facts(evening)[0][0] == "frog"  # day 1's frog, told from day 1's list
+
+
+def test_s11_a_crow_may_have_been_a_witness_so_a_frog_there_is_less_likely():
+    """§5: the Crow is a witness (she gathers with the cats); a witch is not (she chooses
+    her own place). So the two cats told to gather with a frog, both saboteurs, explain
+    it fully when they are witches, and less when one of them may be the Crow."""
+    loglik = belief_module._loglik
+    frog, partners = 0, (1, 2)
+    both = 1 << 1 | 1 << 2 | 1 << 3  # Cat2, Cat3 and Cat4 the saboteurs
+    assert loglik(("frog", frog, partners, 0, 0), both) == 0.0  # two witches: no witness
+    with_crow = loglik(("frog", frog, partners, 0, 1), both)
+    crow_there = 2 / 3  # one of the three saboteurs is the Crow; two were there
+    absent = crow_there * belief_module.ABSENT_NOT_WITCH + (1 - crow_there)
+    assert with_crow == pytest.approx(log(absent))
+    # One witness allowed: the Crow there is that witness.
+    assert loglik(("frog", frog, partners, 1, 1), both) == 0.0
+
+
+def test_s11_the_game_going_on_needs_a_witch_in_human_form_not_the_crow_alone():
+    """§1: the game ends when no witch is in human form; the Crow does not keep it going."""
+    loglik = belief_module._loglik
+    saboteurs = 0b0111  # Cat1, Cat2, Cat3
+    assert loglik(("going_on", 0b0001, 0), saboteurs) == 0.0
+    assert loglik(("going_on", 0b0001, 1), saboteurs) == pytest.approx(log(2 / 3))
+    assert loglik(("going_on", 0b0011, 1), saboteurs) == 0.0  # two left: one is a witch
+    assert loglik(("going_on", 0b1000, 1), saboteurs) < -1e6  # none left: impossible
+
+
+def test_s11_a_crow_shown_on_exile_is_no_witch_and_the_others_of_her_set_are():
+    """With roles shown on exile, a Crow exiled is known: not a witch, but a saboteur, so
+    the rest of any set she is in are the witches."""
+    vote = {"votes": dict.fromkeys(NAMES) | {"Cat2": "Cat4"}, "exiled": "Cat4"}
+    days = [_day(1, vote=vote, exiled_role="crow"), _day(2)]
+    seen = belief(_view("Cat1", "villager", days, frogs=()))
+    assert seen.saboteur["Cat4"] == pytest.approx(1)
+    assert seen.witch["Cat4"] == 0
+    assert sum(seen.witch.values()) == pytest.approx(2)  # the two witches, among the rest
+
+
+def test_s11_contradictory_knowledge_falls_back_without_looping():
+    """A Seer told four cats are witches, at a table of two witches and a Crow, cannot be
+    right: the bot believes the starting odds instead of failing (or recursing)."""
+    looks = [{"day": 1, "target": n, "witch": True} for n in ("Cat2", "Cat3", "Cat4", "Cat5")]
+    lost = belief(_view("Cat1", "seer", [_day(1)], seer_results=looks))
+    assert lost.saboteur["Cat2"] == lost.saboteur["Cat6"] > 0
+    # Facts against what a cat knows: it keeps what it knows, on the starting odds.
+    days = [_day(1, **_ritual(["Cat2", "Cat3"], "failure"))]
+    only = belief(
+        _view("Cat1", "seer", days, roles={"witch": 1, "villager": 7}, seer_results=looks[:1]),
+        then=("going_on", 1 << 4, 0),  # "only Cat5 could be the witch": Cat2 is known
+    )
+    assert only.witch["Cat2"] == 1
+
+
+def test_s11_unsuspected_is_measured_against_the_starting_odds():
+    """A cat nobody has reason to suspect is as suspect as at the start: not "unsuspected"
+    (an absolute bar of 0.35 made every cat at 12 unsuspected before anything happened)."""
+    masks = belief_module._hypotheses(12, 4)
+    assert belief_module._unsuspected(12, masks, (0.0,) * len(masks)) == 0
 
 
 #: The most single-vote exiles allowed, per count: issue 17's target (30 %) at 12 cats;
