@@ -12,6 +12,7 @@ needed card. Witches pretend to follow it and use it against the village.
 """
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from ..rng import Rng
@@ -37,12 +38,25 @@ SEER_LOOKS_AT = "doubtful"
 #: wrong card this often, to look like a witch.
 JESTER_REJECT_CHANCE = 0.2
 JESTER_SABOTAGE_CHANCE = 0.05
+#: …and takes part in this share of the exile votes, as a villager would (never voting
+#: would give him away).
+JESTER_VOTES = 0.5
 #: A villager votes to exile the likeliest witch once she is at least this likely (more
 #: likely than not: lower, and the village exiles its own cats and the Jester; higher,
 #: and the Seer is left to vote alone).
 EXILE_AT = 0.5
 #: The witches vote once the village's likeliest cat is this share of the way to a vote.
 WITCH_VOTE_EARLY = 0.85
+#: Nobody votes for a cat at least this likely to be the Jester (his win is everyone
+#: else's loss); how likely, each judges by how he plays (``_jester_odds``).
+SPARE_JESTER = 0.2
+#: How much likelier the Jester does each thing than a villager, to the witches' eyes:
+#: say no to a ritual with no witch on it (he baits), yes to it, cast an exile vote (he
+#: votes half as often, JESTER_VOTES), skip it.
+JESTER_NO_TO_CLEAN = 2.3
+JESTER_YES_TO_CLEAN = 0.8
+JESTER_CASTS = 0.5
+JESTER_SKIPS = 1.5
 #: A villager says yes to a ritual at least this likely to be clean as the cleanest one
 #: the Chief could have proposed (his belief, belief.py) times this.
 APPROVE_RATIO = 0.8
@@ -358,7 +372,7 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
     if not v["your_turn"]:
         return None
     options = [n for n in humans(v) if n != me["name"]]
-    if me["role"] == "jester" or not options:
+    if not options or (me["role"] == "jester" and not rng.chance(JESTER_VOTES)):
         return {"type": "vote", "target": None}
     odds = _mind(v).witch
     final_day = v["day"] >= v["knights_day"]
@@ -368,14 +382,45 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
         # village would vote: their votes look like its own, and a vote on a witch splits
         # (a tie exiles no one).
         allies = set(me.get("witches", []))
+        witches = allies | ({me["name"]} if me["role"] == "witch" else set())
         if not final_day and max(odds[n] for n in options) < needed * WITCH_VOTE_EARLY:
             return {"type": "vote", "target": None}
-        options = [n for n in options if n not in allies]
+        jester = _jester_odds(v, me, lambda members: 0.0 if witches & set(members) else 1.0)
+        options = [n for n in options if n not in allies and jester.get(n, 0) < SPARE_JESTER]
         return {"type": "vote", "target": _likeliest(options, odds) if options else None}
+    jester = _jester_odds(v, me, belief(v).clean)
+    options = [n for n in options if jester.get(n, 0) < SPARE_JESTER]
+    if not options:
+        return {"type": "vote", "target": None}
     target = _likeliest(options, odds)
     if odds[target] >= needed or final_day:
         return {"type": "vote", "target": target}
     return {"type": "vote", "target": None}
+
+
+def _jester_odds(v: View, me: dict, clean: Callable[[list[str]], float]) -> dict[str, float]:
+    """How likely each other cat is the Jester, from how it said yes or no to rituals
+    likely free of saboteurs (``clean``: the witches know which were; a villager goes by
+    its belief) and whether it voted to exile; a cat known to be a witch is not him."""
+    if not v["role_set"].get("jester"):
+        return {}
+    witches = set(me.get("witches", [])) | ({me["name"]} if me["role"] == "witch" else set())
+    witches |= {r["target"] for r in me.get("seer_results", []) if r["witch"]}
+    weight = {p["name"]: 1.0 for p in v["players"] if p["name"] not in witches | {me["name"]}}
+    for day in [*v["history"], *([v["today"]] if v["today"] else [])]:
+        for proposal in day["proposals"]:
+            if proposal.get("yes") is None:
+                continue
+            chance = clean(proposal["members"])  # a witch on it: the Jester says no as a cat
+            for name in set(proposal["yes"]) & weight.keys():
+                weight[name] *= 1 + chance * (JESTER_YES_TO_CLEAN - 1)
+            for name in set(proposal["no"]) & weight.keys():
+                weight[name] *= 1 + chance * (JESTER_NO_TO_CLEAN - 1)
+        for voter, target in ((day["vote"] or {}).get("votes") or {}).items():
+            if voter in weight:
+                weight[voter] *= JESTER_CASTS if target else JESTER_SKIPS
+    total = sum(weight.values())
+    return {name: w / total for name, w in weight.items()} if total else {}
 
 
 #: Each step's strategy; every scene to confirm (the steps that accept OK) is tapped away.

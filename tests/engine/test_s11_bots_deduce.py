@@ -12,6 +12,7 @@ import pytest
 from engine.catch_the_witch import belief as belief_module
 from engine.catch_the_witch import bots
 from engine.catch_the_witch.belief import belief, public_facts, told_today
+from engine.rng import Rng, seed_state
 from engine.simulate import simulate
 
 NAMES = [f"Cat{i}" for i in range(1, 9)]
@@ -228,6 +229,27 @@ def test_s11_unsuspected_is_measured_against_the_starting_odds():
     (an absolute bar of 0.35 made every cat at 12 unsuspected before anything happened)."""
     masks = belief_module._hypotheses(12, 4)
     assert belief_module._unsuspected(12, masks, (0.0,) * len(masks)) == 0
+
+
+def test_s11_nobody_votes_out_a_cat_who_plays_like_the_jester(monkeypatch):
+    """Cat6 said no to two rituals with no witch on them, which then succeeded, and
+    skipped every exile vote: the table's likeliest witch, and to the witches (who know
+    those rituals were clean) likely the Jester, whose exile would win him the game. The
+    witches vote for the next cat instead; they would vote for Cat6 without that care."""
+    days = []
+    for number, members in ((1, ["Cat4", "Cat5", "Cat7"]), (2, ["Cat4", "Cat5", "Cat8"])):
+        proposal = {"chief": members[0], "members": members, "passed": True,
+                    "yes": [n for n in NAMES if n != "Cat6"], "no": ["Cat6"]}  # fmt: skip
+        days.append(_day(number, proposals=[proposal], **_ritual(members, "success"),
+                         vote={"votes": dict.fromkeys(NAMES), "exiled": None}))  # fmt: skip
+    view = _view("Cat2", "witch", [*days, _day(3)], witches=["Cat3"])
+    view |= {"phase": "vote", "your_turn": True, "knights_day": 6}
+    table = belief(view, private=False).witch
+    assert max(NAMES, key=table.get) == "Cat6"
+    careful = bots.decide(view, Rng(seed_state(1)))["target"]
+    assert careful not in ("Cat6", "Cat2", "Cat3")
+    monkeypatch.setattr(bots, "SPARE_JESTER", 1.0)
+    assert bots.decide(view, Rng(seed_state(1)))["target"] == "Cat6"
 
 
 #: The most single-vote exiles allowed, per count: issue 17's target (30 %) at 12 cats;
