@@ -1,7 +1,8 @@
 """What a bot believes about who the witches are: the deduction behind its moves (issue 17).
 
 A bot weighs every possible set of *saboteurs* (the witches and the Crow: the cats that
-may play Nightshade) by how well it explains what its view shows:
+may play Nightshade), with which of them is the Crow, by how well it explains what its
+view shows:
 
 - a ritual's result and members: a ritual with a saboteur on it usually fails, one
   without usually succeeds (cards can still be missing, snatched or rotten);
@@ -27,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from math import comb, exp, log
+from math import exp, log
 from typing import Any
 
 from . import tables
@@ -89,6 +90,8 @@ _ABSENT = log(ABSENT_NOT_WITCH)
 _VOTE_ALLY = log(SABOTEUR_VOTES_SABOTEUR)
 #: A hypothesis ruled out (what a cat knows for sure).
 _IMPOSSIBLE = -1e9
+#: A hypothesis this much less likely (in log) than the likeliest is left out (1e-12).
+_NEGLIGIBLE = log(1e-12)
 
 
 @dataclass(frozen=True)
@@ -115,56 +118,54 @@ def belief(v: View, private: bool = True, then: Fact | None = None) -> Belief:
     ``then``: …once this fact has happened too (a witch weighing a sabotage)."""
     names = tuple(p["name"] for p in v["players"])
     roles = v["role_set"]
-    witches, crows = roles.get("witch", 0), roles.get("crow", 0)
+    shape = (len(names), roles.get("witch", 0), roles.get("crow", 0))
     facts = public_facts(v) + ((then,) if then else ())
-    masks = _hypotheses(len(names), witches + crows)
     certain = _certain(v, names) if private else {}
-    weighed = _weigh(
-        names, masks, _public_weights(len(names), witches + crows, facts), certain, witches, crows
+    # Facts against what this cat knows for sure (a bot strayed from what the belief
+    # expects): it believes what it knows, on the starting odds; knowledge against the
+    # role set itself (it cannot happen from true looks and reveals): the starting odds.
+    return (
+        _weigh(names, shape, _public_weights(*shape, facts), certain)
+        or _weigh(names, shape, (0.0,) * len(_hypotheses(*shape)), certain)
+        or _flat(v, names)
     )
-    if weighed is None and facts:
-        # The facts contradict what this cat knows for sure (a bot strayed from what the
-        # belief expects): believe what it knows, on the starting odds.
-        weighed = _weigh(names, masks, (0.0,) * len(masks), certain, witches, crows)
-    return weighed or _flat(v, names)
 
 
 def _weigh(
     names: tuple[str, ...],
-    masks: tuple[int, ...],
+    shape: tuple[int, int, int],
     logliks: Sequence[float],
     certain: dict[int, str],
-    witches: int,
-    crows: int,
 ) -> Belief | None:
     """The belief from each hypothesis' log-likelihood, keeping those this cat's sure
-    knowledge allows; None if it allows none."""
-    allowed = [_allowed(m, certain, crows) for m in masks]
-    top = max((w for w, ok in zip(logliks, allowed, strict=True) if ok), default=None)
-    if top is None:
+    knowledge allows; None if it allows none, or only ones the facts rule out."""
+    hypotheses = _hypotheses(*shape)
+    known = _known_masks(certain)
+    allowed = [_allowed(saboteurs, crow, known) for saboteurs, crow, _, _ in hypotheses]
+    top = max((w for w, ok in zip(logliks, allowed, strict=True) if ok), default=_IMPOSSIBLE)
+    if top <= _IMPOSSIBLE / 2:
         return None
-    saboteur = dict.fromkeys(names, 0.0)
-    witch = dict.fromkeys(names, 0.0)
+    saboteur = [0.0] * len(names)
+    witch = [0.0] * len(names)
     kept_masks: list[int] = []
     kept: list[float] = []
-    for mask, loglik, ok in zip(masks, logliks, allowed, strict=True):
-        if not ok:
+    for (saboteurs, _, seats, witch_seats), loglik, ok in zip(
+        hypotheses, logliks, allowed, strict=True
+    ):
+        if not ok or loglik - top < _NEGLIGIBLE:
             continue
         weight = exp(loglik - top)
-        # A cleared cat inside a set can only be its Crow: the chance it is.
-        weight *= (crows / mask.bit_count()) ** _cleared_inside(mask, certain)
-        if weight < 1e-12:
-            continue
-        kept_masks.append(mask)
+        kept_masks.append(saboteurs)
         kept.append(weight)
-        for i in _bits(mask):
-            saboteur[names[i]] += weight
-            witch[names[i]] += weight * _witch_chance(i, mask, certain, witches)
+        for i in seats:
+            saboteur[i] += weight
+        for i in witch_seats:
+            witch[i] += weight
     total = sum(kept)
     return Belief(
         names,
-        {n: p / total for n, p in saboteur.items()},
-        {n: p / total for n, p in witch.items()},
+        {n: saboteur[i] / total for i, n in enumerate(names)},
+        {n: witch[i] / total for i, n in enumerate(names)},
         tuple(kept_masks),
         tuple(kept),
     )
@@ -176,37 +177,26 @@ def _flat(v: View, names: tuple[str, ...]) -> Belief:
     return Belief(names, dict.fromkeys(names, share), dict.fromkeys(names, share), masks, (1.0,))
 
 
-def _cleared_inside(mask: int, certain: dict[int, str]) -> int:
-    return sum(1 for i, known in certain.items() if known == "cleared" and mask >> i & 1)
+def _allowed(saboteurs: int, crow: int, known: tuple[int, int, int, int]) -> bool:
+    """Whether a set of saboteurs, with this Crow, agrees with what this cat knows
+    (``_known_masks``)."""
+    witches, crows, innocent, cleared = known
+    return (
+        saboteurs & witches == witches
+        and not crow & witches
+        and crow & crows == crows
+        and not saboteurs & innocent
+        and not saboteurs & ~crow & cleared
+    )
 
 
-def _witch_chance(i: int, mask: int, certain: dict[int, str], witches: int) -> float:
-    """Within a set of saboteurs, the chance its member ``i`` is a witch, not the Crow: a
-    cat known to be the Crow, or cleared (only the Crow in the set can be), is not; the
-    witches not yet known are spread over the members not yet known."""
-    known = certain.get(i)
-    if known in ("crow", "cleared"):
-        return 0.0
-    if known == "witch":
-        return 1.0
-    inside = [certain.get(j) for j in _bits(mask)]
-    known_witches = inside.count("witch")
-    unknown = len(inside) - known_witches - inside.count("crow") - inside.count("cleared")
-    return (witches - known_witches) / unknown if unknown else 1.0
-
-
-def _allowed(mask: int, certain: dict[int, str], crows: int) -> bool:
-    """Whether a set of saboteurs agrees with what this cat knows for sure."""
-    as_crow = 0  # members that can only be the Crow
+def _known_masks(certain: dict[int, str]) -> tuple[int, int, int, int]:
+    """What this cat knows, as bit masks: the witches, the Crow, the innocent, and the
+    cleared (innocent or the Crow)."""
+    masks = dict.fromkeys(("witch", "crow", "innocent", "cleared"), 0)
     for i, known in certain.items():
-        inside = mask >> i & 1
-        if known in ("witch", "crow") and not inside:
-            return False
-        if known == "innocent" and inside:
-            return False
-        if known in ("crow", "cleared") and inside:
-            as_crow += 1
-    return as_crow <= crows
+        masks[known] |= 1 << i
+    return masks["witch"], masks["crow"], masks["innocent"], masks["cleared"]
 
 
 def _certain(v: View, names: tuple[str, ...]) -> dict[int, str]:
@@ -235,7 +225,6 @@ def public_facts(v: View) -> tuple[Fact, ...]:
     the cached weights of the facts before it are reused)."""
     names = [p["name"] for p in v["players"]]
     index = {name: i for i, name in enumerate(names)}
-    crows = v["role_set"].get("crow", 0)
     facts: list[Fact] = []
     allowed = v["frog_witnesses"]  # witnesses a Frog may have at this table (§5)
     for day, humans in _mornings(v):
@@ -245,7 +234,7 @@ def public_facts(v: View) -> tuple[Fact, ...]:
             with_it = [
                 n for n in humans if n != frog and n in told and tables.place_of(told[n]) == place
             ]
-            facts.append(("frog", index[frog], tuple(index[n] for n in with_it), allowed, crows))
+            facts.append(("frog", index[frog], _mask_of(names, with_it), allowed))
         for proposal in day["proposals"]:
             if proposal.get("yes") is not None:
                 facts.append((
@@ -273,7 +262,7 @@ def public_facts(v: View) -> tuple[Fact, ...]:
             facts.append(("exile_vote", votes, skips))
     alive = _mask_of(names, [p["name"] for p in v["players"] if p["form"] == "human"])
     if v["outcome"] is None and alive:
-        facts.append(("going_on", alive, crows))
+        facts.append(("going_on", alive))
     return tuple(facts)
 
 
@@ -313,40 +302,56 @@ def _told(day: dict[str, Any], humans: Sequence[str]) -> dict[str, Ingredient]:
 
 
 # -- the weights ---------------------------------------------------------------------------
+Hypothesis = tuple[int, int, tuple[int, ...], tuple[int, ...]]
+
+
 @lru_cache(maxsize=64)
-def _hypotheses(count: int, size: int) -> tuple[int, ...]:
-    """Every set of ``size`` saboteurs among ``count`` seats, as bit masks."""
-    return tuple(sum(1 << i for i in chosen) for chosen in combinations(range(count), size))
+def _hypotheses(count: int, witches: int, crows: int) -> tuple[Hypothesis, ...]:
+    """Every set of saboteurs among ``count`` seats with which of them is the Crow: (the
+    saboteurs' bit mask, the Crow's bit mask, the saboteurs' seats, the witches' seats)."""
+    found = []
+    for chosen in combinations(range(count), witches + crows):
+        saboteurs = sum(1 << i for i in chosen)
+        for crowd in combinations(chosen, crows):
+            witch_seats = tuple(i for i in chosen if i not in crowd)
+            found.append((saboteurs, sum(1 << i for i in crowd), chosen, witch_seats))
+    return tuple(found)
 
 
 @lru_cache(maxsize=512)  # a game's chain of facts is ~30 long: room for many games at once
-def _public_weights(count: int, size: int, facts: tuple[Fact, ...]) -> tuple[float, ...]:
+def _public_weights(
+    count: int, witches: int, crows: int, facts: tuple[Fact, ...]
+) -> tuple[float, ...]:
     """Each hypothesis' log-likelihood of the public facts (cached one fact at a time)."""
-    masks = _hypotheses(count, size)
+    hypotheses = _hypotheses(count, witches, crows)
     if not facts:
-        return (0.0,) * len(masks)
-    before = _public_weights(count, size, facts[:-1])
+        return (0.0,) * len(hypotheses)
+    before = _public_weights(count, witches, crows, facts[:-1])
     fact = facts[-1]
     if fact[0] == "exile_vote":  # judged by what the table believed when it was cast
-        fact = (*fact, _unsuspected(count, masks, before))
-    return tuple(w + _loglik(fact, m) for w, m in zip(before, masks, strict=True))
+        fact = (*fact, _unsuspected(count, hypotheses, before))
+    return tuple(
+        w + _loglik(fact, saboteurs, crow)
+        for w, (saboteurs, crow, _, _) in zip(before, hypotheses, strict=True)
+    )
 
 
-def _unsuspected(count: int, masks: tuple[int, ...], weights: tuple[float, ...]) -> int:
+def _unsuspected(count: int, hypotheses: tuple[Hypothesis, ...], weights: Sequence[float]) -> int:
     """The seats the public facts so far make unlikely saboteurs (as a bit mask)."""
     top = max(weights)
-    bar = UNSUSPECTED_OF_START * masks[0].bit_count() / count
+    bar = UNSUSPECTED_OF_START * len(hypotheses[0][2]) / count
     odds = [0.0] * count
     total = 0.0
-    for mask, loglik in zip(masks, weights, strict=True):
+    for (_, _, seats, _), loglik in zip(hypotheses, weights, strict=True):
         weight = exp(loglik - top)
         total += weight
-        for i in _bits(mask):
+        for i in seats:
             odds[i] += weight
     return sum(1 << i for i in range(count) if odds[i] / total < bar)
 
 
-def _loglik(fact: Fact, mask: int) -> float:
+def _loglik(fact: Fact, mask: int, crow: int) -> float:
+    """How likely the fact is if the saboteurs are ``mask`` and the Crow ``crow``."""
     kind = fact[0]
     if kind == "ritual":
         _, members, failed = fact
@@ -366,17 +371,12 @@ def _loglik(fact: Fact, mask: int) -> float:
                 score += _NO_ALLY if dirty else _NO_CLEAN
         return score
     if kind == "frog":
-        _, frog, with_it, allowed, crows = fact
+        _, frog, with_it, allowed = fact
         score = _FROGGED if mask >> frog & 1 else 0.0
-        villagers = sum(1 for i in with_it if not mask >> i & 1)
-        saboteurs = len(with_it) - villagers
-        # A saboteur told to gather there is a witness if she is the Crow (each saboteur
-        # is, with the chance crows / saboteurs), not if she is a witch.
-        crow_there = min(1.0, crows * saboteurs / mask.bit_count()) if mask else 0.0
-        absent = crow_there * exp(_ABSENT * max(0, villagers + 1 - allowed)) + (
-            1 - crow_there
-        ) * exp(_ABSENT * max(0, villagers - allowed))
-        return score + log(absent)
+        # Witnesses: the cats told to gather there who are not witches (the Crow gathers
+        # with the cats; a witch chooses her own place).
+        witnesses = (with_it & ~(mask & ~crow)).bit_count()
+        return score + _ABSENT * max(0, witnesses - allowed)
     if kind == "exile_vote":
         _, votes, skips, unsuspected = fact
         score = sum(_SKIP for voter in skips if mask >> voter & 1)
@@ -387,15 +387,7 @@ def _loglik(fact: Fact, mask: int) -> float:
                 score += _ODD_VOTE if unsuspected >> target & 1 else _USUAL_VOTE
         return score
     if kind == "going_on":  # a witch is still in human form (the Crow alone ends it, §1)
-        _, alive, crows = fact
-        left = (mask & alive).bit_count()
-        if left == 0:
-            return _IMPOSSIBLE
-        if left > crows:
-            return 0.0
-        # The chance the saboteurs left are all Crows (each set of ``crows`` alike).
-        size = mask.bit_count()
-        return log(1.0 - comb(size - left, crows - left) / comb(size, crows))
+        return 0.0 if fact[1] & mask & ~crow else _IMPOSSIBLE
     raise ValueError(kind)
 
 
@@ -407,12 +399,3 @@ def failed_ritual(names: Sequence[str], members: Iterable[str]) -> Fact:
 def _mask_of(names: Sequence[str], chosen: Iterable[str]) -> int:
     index = {name: i for i, name in enumerate(names)}
     return sum(1 << index[name] for name in set(chosen))
-
-
-def _bits(mask: int) -> Iterable[int]:
-    i = 0
-    while mask:
-        if mask & 1:
-            yield i
-        mask >>= 1
-        i += 1

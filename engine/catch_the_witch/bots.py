@@ -48,8 +48,11 @@ EXILE_AT = 0.5
 #: The witches vote once the village's likeliest cat is this share of the way to a vote.
 WITCH_VOTE_EARLY = 0.85
 #: Nobody votes for a cat at least this likely to be the Jester (his win is everyone
-#: else's loss); how likely, each judges by how he plays (``_jester_odds``).
+#: else's loss), nor less than this many times as likely as the average cat who could
+#: be him (so that, as cats are exiled, a small table never spares everyone); how
+#: likely, each judges by how he plays (``_likely_jesters``).
 SPARE_JESTER = 0.2
+SPARE_OVER_AVERAGE = 1.5
 #: How much likelier the Jester does each thing than a villager, to the witches' eyes:
 #: say no to a ritual with no witch on it (he baits), yes to it, cast an exile vote (he
 #: votes half as often, JESTER_VOTES), skip it.
@@ -374,7 +377,8 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
     options = [n for n in humans(v) if n != me["name"]]
     if not options or (me["role"] == "jester" and not rng.chance(JESTER_VOTES)):
         return {"type": "vote", "target": None}
-    odds = _mind(v).witch
+    mind = _mind(v)
+    odds = mind.witch
     final_day = v["day"] >= v["knights_day"]
     needed = EXILE_AT
     if _witch_side(me):
@@ -385,11 +389,11 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
         witches = allies | ({me["name"]} if me["role"] == "witch" else set())
         if not final_day and max(odds[n] for n in options) < needed * WITCH_VOTE_EARLY:
             return {"type": "vote", "target": None}
-        jester = _jester_odds(v, me, lambda members: 0.0 if witches & set(members) else 1.0)
-        options = [n for n in options if n not in allies and jester.get(n, 0) < SPARE_JESTER]
+        jesters = _likely_jesters(v, me, lambda members: 0.0 if witches & set(members) else 1.0)
+        options = [n for n in options if n not in allies | jesters]
         return {"type": "vote", "target": _likeliest(options, odds) if options else None}
-    jester = _jester_odds(v, me, belief(v).clean)
-    options = [n for n in options if jester.get(n, 0) < SPARE_JESTER]
+    jesters = _likely_jesters(v, me, mind.clean)
+    options = [n for n in options if n not in jesters]
     if not options:
         return {"type": "vote", "target": None}
     target = _likeliest(options, odds)
@@ -398,15 +402,23 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
     return {"type": "vote", "target": None}
 
 
-def _jester_odds(v: View, me: dict, clean: Callable[[list[str]], float]) -> dict[str, float]:
-    """How likely each other cat is the Jester, from how it said yes or no to rituals
-    likely free of saboteurs (``clean``: the witches know which were; a villager goes by
-    its belief) and whether it voted to exile; a cat known to be a witch is not him."""
+def _likely_jesters(v: View, me: dict, clean: Callable[[list[str]], float]) -> set[str]:
+    """The cats too likely to be the Jester to vote out (SPARE_JESTER). How likely, from
+    how each said yes or no to rituals likely free of saboteurs (``clean``: the witches
+    know which had a witch on them; a villager goes by its belief) and whether it voted
+    to exile; a cat exiled is not him (the game would be over). Each cat starts even:
+    the belief reads the Jester's bait as a saboteur's, so starting from the chance not
+    to be one would count that bait twice (measured: the village then voted the Jester
+    out twice as often)."""
     if not v["role_set"].get("jester"):
-        return {}
+        return set()
     witches = set(me.get("witches", [])) | ({me["name"]} if me["role"] == "witch" else set())
-    witches |= {r["target"] for r in me.get("seer_results", []) if r["witch"]}
-    weight = {p["name"]: 1.0 for p in v["players"] if p["name"] not in witches | {me["name"]}}
+    witches |= {look["target"] for look in me.get("seer_results", []) if look["witch"]}
+    weight = {
+        p["name"]: 1.0
+        for p in v["players"]
+        if p["form"] != "exiled" and p["name"] not in witches | {me["name"]}
+    }
     for day in [*v["history"], *([v["today"]] if v["today"] else [])]:
         for proposal in day["proposals"]:
             if proposal.get("yes") is None:
@@ -420,7 +432,8 @@ def _jester_odds(v: View, me: dict, clean: Callable[[list[str]], float]) -> dict
             if voter in weight:
                 weight[voter] *= JESTER_CASTS if target else JESTER_SKIPS
     total = sum(weight.values())
-    return {name: w / total for name, w in weight.items()} if total else {}
+    bar = max(SPARE_JESTER, SPARE_OVER_AVERAGE / max(1, len(weight))) * total
+    return {name for name, w in weight.items() if total and w >= bar}
 
 
 #: Each step's strategy; every scene to confirm (the steps that accept OK) is tapped away.

@@ -51,7 +51,7 @@ PLAYERS_COLUMN = "cats"
 TALLIES = {
     "exiles": "cats exiled by a vote (§8)",
     "exiles_of_witches": "…of them witches (the Crow is not one)",
-    "single_vote_exiles": "…of them exiled by one vote while the others skipped or split",
+    "single_vote_exiles": "…of them exiled by one vote (every other cat skipped: §8)",
     "rituals_held": "rituals performed (§7; a curse's automatic failure is not one)",
     "rituals_succeeded": "…of them successes",
 }

@@ -175,27 +175,47 @@ def test_s11_who_gathers_what_holds_all_day_whatever_the_day_turns_into_frogs():
 def test_s11_a_crow_may_have_been_a_witness_so_a_frog_there_is_less_likely():
     """§5: the Crow is a witness (she gathers with the cats); a witch is not (she chooses
     her own place). So the two cats told to gather with a frog, both saboteurs, explain
-    it fully when they are witches, and less when one of them may be the Crow."""
+    it fully when they are witches, and not when one of them is the Crow."""
     loglik = belief_module._loglik
-    frog, partners = 0, (1, 2)
-    both = 1 << 1 | 1 << 2 | 1 << 3  # Cat2, Cat3 and Cat4 the saboteurs
-    assert loglik(("frog", frog, partners, 0, 0), both) == 0.0  # two witches: no witness
-    with_crow = loglik(("frog", frog, partners, 0, 1), both)
-    crow_there = 2 / 3  # one of the three saboteurs is the Crow; two were there
-    absent = crow_there * belief_module.ABSENT_NOT_WITCH + (1 - crow_there)
-    assert with_crow == pytest.approx(log(absent))
-    # One witness allowed: the Crow there is that witness.
-    assert loglik(("frog", frog, partners, 1, 1), both) == 0.0
+    frog, partners = 0, 1 << 1 | 1 << 2  # Cat1 the frog; Cat2 and Cat3 told to gather there
+    saboteurs = partners | 1 << 3  # Cat2, Cat3 and Cat4
+    assert loglik(("frog", frog, partners, 0), saboteurs, 1 << 3) == 0.0  # no witness
+    crow_there = loglik(("frog", frog, partners, 0), saboteurs, 1 << 1)
+    assert crow_there == pytest.approx(log(belief_module.ABSENT_NOT_WITCH))
+    assert loglik(("frog", frog, partners, 1), saboteurs, 1 << 1) == 0.0  # one allowed
+    # Seen by a cat: with a Crow in the role set, the two told to gather there are a
+    # little less likely saboteurs than without (one might be the Crow, so a witness).
+    view = _view("Cat8", "villager", [_day(1), _day(2, new_frogs=["Cat1"])], frogs=["Cat1"])
+    told = told_today(view)
+    there = [n for n in NAMES[1:] if told[n] == told["Cat1"]]
+    with_crow = belief(view).saboteur
+    no_crow = belief(view | {"role_set": ROLES_8 | {"crow": 0, "witch": 3}}).saboteur
+    assert all(with_crow[n] < no_crow[n] for n in there)
 
 
 def test_s11_the_game_going_on_needs_a_witch_in_human_form_not_the_crow_alone():
-    """§1: the game ends when no witch is in human form; the Crow does not keep it going."""
+    """§1: the game ends when no witch is in human form; the Crow does not keep it going.
+    Only the viewer and Cat2 are in human form: Cat2 is the witch, not the Crow."""
     loglik = belief_module._loglik
-    saboteurs = 0b0111  # Cat1, Cat2, Cat3
-    assert loglik(("going_on", 0b0001, 0), saboteurs) == 0.0
-    assert loglik(("going_on", 0b0001, 1), saboteurs) == pytest.approx(log(2 / 3))
-    assert loglik(("going_on", 0b0011, 1), saboteurs) == 0.0  # two left: one is a witch
-    assert loglik(("going_on", 0b1000, 1), saboteurs) < -1e6  # none left: impossible
+    assert loglik(("going_on", 0b0001), 0b0111, 0b0010) == 0.0  # Cat1 a witch, alive
+    assert loglik(("going_on", 0b0001), 0b0111, 0b0001) < -1e6  # only the Crow alive
+    days = [_day(1)]
+    view = _view("Cat1", "villager", days, roles={"witch": 1, "crow": 1, "villager": 6})
+    for p in view["players"][2:]:
+        p["form"] = "frog"
+    assert belief(view).witch["Cat2"] == pytest.approx(1)
+
+
+def test_s11_a_seer_who_found_a_witch_and_cleared_a_cat_counts_every_case_once():
+    """The Seer (Cat1) found Cat2 a witch and Cat3 "Not a witch", at a table of two
+    witches and a Crow: of the 25 ways left (the other witch and the Crow among Cat3–Cat8,
+    Cat3 only as the Crow), 5 make Cat3 the Crow."""
+    looks = [{"day": 1, "target": "Cat2", "witch": True},
+             {"day": 1, "target": "Cat3", "witch": False}]  # fmt: skip
+    seen = belief(_view("Cat1", "seer", [_day(1)], seer_results=looks))
+    assert seen.saboteur["Cat3"] == pytest.approx(5 / 25)
+    assert seen.witch["Cat3"] == 0
+    assert seen.witch["Cat4"] == pytest.approx(1 / 5)  # the other witch: one of Cat4–Cat8
 
 
 def test_s11_a_crow_shown_on_exile_is_no_witch_and_the_others_of_her_set_are():
@@ -219,7 +239,7 @@ def test_s11_contradictory_knowledge_falls_back_without_looping():
     days = [_day(1, **_ritual(["Cat2", "Cat3"], "failure"))]
     only = belief(
         _view("Cat1", "seer", days, roles={"witch": 1, "villager": 7}, seer_results=looks[:1]),
-        then=("going_on", 1 << 4, 0),  # "only Cat5 could be the witch": Cat2 is known
+        then=("going_on", 1 << 4),  # "only Cat5 could be the witch": Cat2 is known
     )
     assert only.witch["Cat2"] == 1
 
@@ -227,8 +247,8 @@ def test_s11_contradictory_knowledge_falls_back_without_looping():
 def test_s11_unsuspected_is_measured_against_the_starting_odds():
     """A cat nobody has reason to suspect is as suspect as at the start: not "unsuspected"
     (an absolute bar of 0.35 made every cat at 12 unsuspected before anything happened)."""
-    masks = belief_module._hypotheses(12, 4)
-    assert belief_module._unsuspected(12, masks, (0.0,) * len(masks)) == 0
+    hypotheses = belief_module._hypotheses(12, 3, 1)
+    assert belief_module._unsuspected(12, hypotheses, (0.0,) * len(hypotheses)) == 0
 
 
 def test_s11_nobody_votes_out_a_cat_who_plays_like_the_jester(monkeypatch):
@@ -250,6 +270,18 @@ def test_s11_nobody_votes_out_a_cat_who_plays_like_the_jester(monkeypatch):
     assert careful not in ("Cat6", "Cat2", "Cat3")
     monkeypatch.setattr(bots, "SPARE_JESTER", 1.0)
     assert bots.decide(view, Rng(seed_state(1)))["target"] == "Cat6"
+
+
+def test_s11_on_the_knights_day_a_small_table_still_votes_whoever_may_be_the_jester():
+    """Four cats left in human form, nothing known: each of the three others is as likely
+    the Jester as any, so none is spared, and on the Knights' day the village votes (a
+    fixed bar of 20 % would have spared all three, and the final vote would fail)."""
+    days = [_day(n) for n in range(1, 7)]
+    view = _view("Cat1", "villager", days)
+    for p in view["players"][4:]:
+        p["form"] = "exiled"
+    view |= {"phase": "vote", "your_turn": True, "knights_day": 6}
+    assert bots.decide(view, Rng(seed_state(1)))["target"] in ("Cat2", "Cat3", "Cat4")
 
 
 #: The most single-vote exiles allowed, per count: issue 17's target (30 %) at 12 cats;
