@@ -58,7 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/imports.py
 	$(BIN)/python bench/local_stack.py
 
-## balance: the measurements behind docs/balance.md (RULES §11, about 25 minutes on 2 cores)
+## balance: the measurements behind docs/balance.md (RULES §11, about 25–35 minutes on 2 cores)
 ## and docs/balance-burn-the-witch.md (about 10 minutes more)
 balance: $(STAMP)
 	$(BIN)/python -m engine.simulate --players 4-12 --games 2000 --workers 2
