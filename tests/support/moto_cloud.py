@@ -4,6 +4,7 @@ the moto queue and delivered through the SQS handler when they are due."""
 
 import json
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import SimpleNamespace
@@ -13,6 +14,7 @@ import boto3
 from moto import mock_aws
 from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
 from moto.core import DEFAULT_ACCOUNT_ID
+from moto.core.botocore_stubber import BotocoreStubber
 from moto.sqs.models import sqs_backends
 
 from engine.games import DEFAULT_GAME, game_of
@@ -22,6 +24,19 @@ from functions import connect, disconnect, message, timer
 from functions.room_service.adapters import aws_client
 from functions.room_service.entrypoints import lambda_app
 from tests.support.service_harness import as_a_phone_sends, result_of
+
+#: AWS serves each request atomically; moto does not: a DynamoDB transaction deep-copies
+#: the table while a handler's thread alongside updates an item, and fails with
+#: "dictionary changed size during iteration" (seen once under load). So moto's requests
+#: are served one at a time, as each is by AWS; requests still interleave as they would.
+_ONE_REQUEST_AT_A_TIME = threading.RLock()
+_process_request = BotocoreStubber.process_request
+
+
+def _atomic_request(self, *args, **kwargs):
+    with _ONE_REQUEST_AT_A_TIME:
+        return _process_request(self, *args, **kwargs)
+
 
 REGION = "eu-west-1"
 TABLE = "catch-the-witch-test"
@@ -35,7 +50,8 @@ def moto_cloud() -> Iterator["Cloud"]:
     env = {"AWS_DEFAULT_REGION": REGION, "AWS_ACCESS_KEY_ID": "testing",
            "AWS_SECRET_ACCESS_KEY": "testing", "TABLE_NAME": TABLE,
            "WEBSOCKET_ENDPOINT": "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"}  # fmt: skip
-    with mock.patch.dict(os.environ, env), mock_aws():
+    with mock.patch.dict(os.environ, env), mock_aws(), \
+            mock.patch.object(BotocoreStubber, "process_request", _atomic_request):  # fmt: skip
         aws_client.client.cache_clear()
         lambda_app._service.cache_clear()
         db = boto3.client("dynamodb")
