@@ -272,7 +272,7 @@ def _mornings(v: View) -> list[tuple[dict[str, Any], list[str]]]:
     names = [p["name"] for p in v["players"]]
     form = dict.fromkeys(names, "human")
     mornings = []
-    for day in [*v["history"], *([v["today"]] if v["today"] else [])]:
+    for day in days_so_far(v):
         mornings.append((day, [n for n in names if form[n] == "human"]))
         form.update(dict.fromkeys(day["new_frogs"], "frog"))
         form.update(dict.fromkeys(day["restored"], "human"))
@@ -285,10 +285,14 @@ def told_today(v: View) -> dict[str, Ingredient]:
     """The public convention (every bot follows it; real players say "I'll go to the
     river"): who was told to gather which of today's ingredients, all day long, whatever
     frogs and restorations the day brings."""
-    mornings = _mornings(v)
-    if not v["today"] or not mornings:
+    if not v["today"]:
         return {}
-    return _told(*mornings[-1])
+    return _told(*_mornings(v)[-1])
+
+
+def days_so_far(v: View) -> list[dict[str, Any]]:
+    """The public record of every day so far, today last."""
+    return [*v["history"], *([v["today"]] if v["today"] else [])]
 
 
 def _told(day: dict[str, Any], humans: Sequence[str]) -> dict[str, Ingredient]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..rng import Rng
 from . import tables
-from .belief import Belief, belief, failed_ritual, told_today
+from .belief import Belief, belief, days_so_far, failed_ritual, told_today
 from .domain import EMPTY_PAW, NIGHTSHADE, Place
 from .steps import CONFIRM_PHASES, PICKPOCKET_PHASES
 
@@ -386,7 +386,7 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
         # village would vote: their votes look like its own, and a vote on a witch splits
         # (a tie exiles no one).
         allies = set(me.get("witches", []))
-        witches = allies | ({me["name"]} if me["role"] == "witch" else set())
+        witches = _known_witches(me)
         if not final_day and max(odds[n] for n in options) < needed * WITCH_VOTE_EARLY:
             return {"type": "vote", "target": None}
         jesters = _likely_jesters(v, me, lambda members: 0.0 if witches & set(members) else 1.0)
@@ -412,14 +412,13 @@ def _likely_jesters(v: View, me: dict, clean: Callable[[list[str]], float]) -> s
     out twice as often)."""
     if not v["role_set"].get("jester"):
         return set()
-    witches = set(me.get("witches", [])) | ({me["name"]} if me["role"] == "witch" else set())
-    witches |= {look["target"] for look in me.get("seer_results", []) if look["witch"]}
+    witches = _known_witches(me)
     weight = {
         p["name"]: 1.0
         for p in v["players"]
         if p["form"] != "exiled" and p["name"] not in witches | {me["name"]}
     }
-    for day in [*v["history"], *([v["today"]] if v["today"] else [])]:
+    for day in days_so_far(v):
         for proposal in day["proposals"]:
             if proposal.get("yes") is None:
                 continue
@@ -434,6 +433,12 @@ def _likely_jesters(v: View, me: dict, clean: Callable[[list[str]], float]) -> s
     total = sum(weight.values())
     bar = max(SPARE_JESTER, SPARE_OVER_AVERAGE / max(1, len(weight))) * total
     return {name for name, w in weight.items() if total and w >= bar}
+
+
+def _known_witches(me: dict) -> set[str]:
+    """The witches this cat knows: the witch side's team (§2.3), the Seer's finds."""
+    witches = set(me.get("witches", [])) | ({me["name"]} if me["role"] == "witch" else set())
+    return witches | {look["target"] for look in me.get("seer_results", []) if look["witch"]}
 
 
 #: Each step's strategy; every scene to confirm (the steps that accept OK) is tapped away.
