@@ -8,7 +8,7 @@ and the shared checks (``_need_human``…) are the turn's.
 from ..errors import IllegalAction
 from .actions import PickpocketPeek, PickpocketTake, SeerLook
 from .domain import Form, Role
-from .queries import ingredient_of_card
+from .queries import ingredient_of_card, seer_first_day
 from .state import Cat, Peek, SeerResult
 from .steps import PICKPOCKET_PHASES
 
@@ -22,6 +22,12 @@ class AbilityRules:
         )  # fmt: skip
         if s.today.seer_used:
             raise IllegalAction("The Seer looks once per day.", "§6.1", code="seer_once_per_day")
+        first_day = seer_first_day(s)
+        if s.day < first_day:
+            raise IllegalAction(
+                f"At this table the Seer first looks on day {first_day}.", "§6.1",
+                code="seer_not_yet", params={"day": first_day},
+            )  # fmt: skip
         target = self._target(action.target, "§6.1")
         if target.name == cat.name:
             raise IllegalAction("Choose another cat.", "§6.1", code="target_yourself")

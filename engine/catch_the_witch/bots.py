@@ -210,7 +210,7 @@ def _discussion(v: View, me: dict, rng: Rng) -> Act:
 def _seer_or_pickpocket(v: View, me: dict, rng: Rng) -> Act:
     if me["form"] != "human":
         return None
-    if me["role"] == "seer" and not me.get("seer_used_today"):
+    if me["role"] == "seer" and not me.get("seer_used_today") and v["day"] >= v["seer_first_day"]:
         looked = {r["target"] for r in me["seer_results"]}
         options = [
             p["name"] for p in v["players"]

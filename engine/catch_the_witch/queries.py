@@ -19,12 +19,19 @@ def frog_witnesses(state: GameState) -> int:
     return tables.FROG_WITNESSES[len(state.players)]
 
 
+def seer_first_day(state: GameState) -> int:
+    """§6.1: the first day the Seer may look at this table."""
+    return tables.SEER_FIRST_DAY[len(state.players)]
+
+
 def unlocked_spells(state: GameState) -> list[Spell]:
-    """§5: Frog from day 2; Snatch after 1 ritual held; Spoil after 2."""
+    """§5: Frog from day 2 (day 1 at some counts, tables.FROG_FIRST_DAY); Snatch after
+    1 ritual held; Spoil after 2."""
+    frog_held_back = state.day < tables.FROG_FIRST_DAY[len(state.players)]
     return [
         spell
-        for spell, (first_day, rituals) in tables.SPELL_UNLOCK.items()
-        if state.day >= first_day and state.rituals_held >= rituals
+        for spell, rituals in tables.SPELL_RITUALS_NEEDED.items()
+        if state.rituals_held >= rituals and not (spell is Spell.FROG and frog_held_back)
     ]
 
 

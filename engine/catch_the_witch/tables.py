@@ -15,11 +15,15 @@ _W, _C, _J, _S, _H, _K, _P, _V = (
 )  # fmt: skip
 
 #: §2.1 roles by player count: (witch, crow, jester, seer, herbalist, knight, pickpocket, villager)
-#: As RULES.md §2.1 (issue 17: the bots that deduce need no role moved; the balance
-#: levers are rules, FROG_WITNESSES below; docs/balance.md).
+#: As RULES.md §2.1 but at 5 cats, where a Crow takes the Knight's seat (issue 17:
+#: one witch alone against four lost about 90 % of games whatever rule lever was
+#: pulled; with a Crow and the Seer looking from day 3, SEER_FIRST_DAY, about half;
+#: the Knight then joins from 6 cats on; the other balance
+#: levers are rules: FROG_WITNESSES, FROG_FIRST_DAY at 4 cats, SEER_FIRST_DAY at 5 and
+#: 11, RITUAL_SIZES at 7, KNIGHTS_DAY at 11; docs/balance.md).
 ROLE_COUNTS: dict[int, tuple[int, int, int, int, int, int, int, int]] = {
     4: (1, 0, 0, 0, 1, 0, 1, 1),
-    5: (1, 0, 0, 1, 1, 1, 0, 1),
+    5: (1, 1, 0, 1, 1, 0, 0, 1),
     6: (2, 0, 0, 1, 1, 1, 0, 1),
     7: (2, 1, 0, 1, 1, 1, 0, 1),
     8: (2, 1, 1, 1, 1, 1, 0, 1),
@@ -34,17 +38,21 @@ ROLE_ORDER = (_W, _C, _J, _S, _H, _K, _P, _V)
 UNIQUE_ROLES = frozenset({_S, _H, _K, _P, _C, _J})
 
 #: §2.2 seals to win, the Knights' day (last day), ingredients needed per day (last repeats).
+#: As RULES.md §2.2 but (issue 17, docs/balance.md): at 7 cats day 2's ritual takes two
+#: cards, not three (the village won 40 %, 54 % with two); at 11 cats the Knights come
+#: on day 6, not 7 (the village won 61 %; 55 % with the Seer looking from day 2 too,
+#: SEER_FIRST_DAY).
 SEALS_TO_WIN: dict[int, int] = {4: 3, 5: 3, 6: 3, 7: 3, 8: 3, 9: 4, 10: 4, 11: 4, 12: 4}
-KNIGHTS_DAY: dict[int, int] = {4: 5, 5: 5, 6: 6, 7: 6, 8: 6, 9: 7, 10: 7, 11: 7, 12: 7}
+KNIGHTS_DAY: dict[int, int] = {4: 5, 5: 5, 6: 6, 7: 6, 8: 6, 9: 7, 10: 7, 11: 6, 12: 7}
 RITUAL_SIZES: dict[int, tuple[int, ...]] = {
     4: (2, 2, 2, 2, 2),
     5: (2, 2, 3, 3, 3),
     6: (2, 3, 3, 3, 3, 3),
-    7: (2, 3, 3, 3, 3, 3),
+    7: (2, 2, 3, 3, 3, 3),
     8: (3, 3, 3, 4, 4, 4),
     9: (3, 3, 4, 4, 4, 4, 4),
     10: (3, 3, 4, 4, 4, 5, 5),
-    11: (3, 4, 4, 4, 5, 5, 5),
+    11: (3, 4, 4, 4, 5, 5),
     12: (3, 4, 4, 5, 5, 5, 6),
 }
 
@@ -68,12 +76,23 @@ PLACES: dict[Place, tuple[Ingredient, int]] = {
 #: the witch's hint.
 FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 1, 9: 1, 10: 0, 11: 0, 12: 1}
 
-#: §5 spell unlocking: (first day it may be cast, rituals held needed).
-SPELL_UNLOCK: dict[Spell, tuple[int, int]] = {
-    Spell.FROG: (2, 0),
-    Spell.SNATCH: (1, 1),
-    Spell.SPOIL: (1, 2),
-}
+#: §6.1 the first day the Seer may look (RULES.md: day 1). A rule lever of issue 17: at
+#: 5 cats, a witch and her Crow against a Seer who looks from the first evening lost
+#: 71 % of games (each look finds a saboteur or clears a cat in a table of four); with
+#: the Seer looking from day 3 the village wins about half. At 11 cats from day 2, with
+#: the Knights' day 6 (the village won 61 %, 58 % with the Knights' day alone; the
+#: Knights' day 5 alone, 52 %, would have cut the game by two days). The view says it (``seer_first_day``), and so do the Seer's role card and the rules page.
+SEER_FIRST_DAY: dict[int, int] = {4: 1, 5: 3, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 2, 12: 1}
+
+#: §5 the first day a Frog may be cast (RULES.md: day 2, "so the witches cannot win
+#: before anyone has talked"). A rule lever of issue 17: at 4 cats a day-1 Frog cannot
+#: win (two cats stay in human form against the witch), and the lone witch, with every
+#: failed ritual of two naming her to her partner, lost 63 % of games; with a Frog from
+#: day 1, 48 % (docs/balance.md). The view's ``unlocked_spells`` says it.
+FROG_FIRST_DAY: dict[int, int] = {4: 1, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 10: 2, 11: 2, 12: 2}
+
+#: §5 spell unlocking: rituals held needed (and the Frog's first day, FROG_FIRST_DAY).
+SPELL_RITUALS_NEEDED: dict[Spell, int] = {Spell.FROG: 0, Spell.SNATCH: 1, Spell.SPOIL: 2}
 
 #: §9 / §3 timing, in seconds.
 WITCH_SECONDS = 15

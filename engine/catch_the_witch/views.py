@@ -69,6 +69,8 @@ def _public_part(s: GameState) -> dict[str, Any]:
         "seals_to_win": queries.seals_to_win(s),
         # §5 at this table: a Frog still works with this many witnesses (the book: none).
         "frog_witnesses": queries.frog_witnesses(s),
+        # §6.1 at this table: the Seer looks from this day on (the book: day 1).
+        "seer_first_day": queries.seer_first_day(s),
         "rituals_held": s.rituals_held,
         "curse": s.curse,
         "curse_capacity": tables.CURSE_CAPACITY,

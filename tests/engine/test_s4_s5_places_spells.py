@@ -53,6 +53,22 @@ def test_s5_frog_is_never_unlocked_on_day_one():
         t.do("Ann", "witch_spell", spell="frog", target="Fay")
 
 
+def test_s5_at_four_cats_a_frog_may_be_cast_on_day_one():
+    """tables.FROG_FIRST_DAY (docs/balance.md): at 4 cats a day-1 Frog cannot win (two
+    cats stay in human form against the witch), so it is not held back; everywhere else
+    it is, as RULES.md §5 says."""
+    assert {n: day for n, day in tables.FROG_FIRST_DAY.items() if day != 2} == {4: 1}
+    assert set(tables.FROG_FIRST_DAY) == set(tables.ROLE_COUNTS)
+    t = Table(FOUR, required=FISH)
+    t.ready_all()
+    t.places(Bo="river", Cy="river", Di="meadow")
+    assert t.view("Ann")["unlocked_spells"] == ["frog"]
+    t.witch("Ann", "meadow", "frog", "Di")
+    assert t.state.cat("Di").form is Form.FROG
+    assert t.view("Ann")["me"]["notes"][-1]["worked"] is True
+    assert t.state.outcome is None
+
+
 def test_s5_frog_on_a_lone_cat_works_and_the_witch_learns_it():
     t = six_on_day_two()
     t.places(Bo="river", Cy="river", Di="river", Fay="meadow")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.catch_the_witch import IllegalAction, Phase
+from engine.catch_the_witch import IllegalAction, Phase, tables
 from engine.catch_the_witch.domain import Form, Ingredient
 from tests.support.table import FOUR, SIX, Table
 
@@ -50,6 +50,33 @@ def test_s6_1_seer_cannot_look_at_herself_or_exiled_cats():
         t.do("Cy", "seer_look", target="Fay")
     t.do("Cy", "seer_look", target="Ann")
     assert t.view("Cy")["me"]["seer_results"][0]["witch"] is True
+
+
+def test_s6_1_where_the_seer_first_looks_on_day_two_a_day_one_look_is_refused(monkeypatch):
+    """tables.SEER_FIRST_DAY (docs/balance.md): at 11 cats the Seer first looks on day 2.
+    A day-1 look is refused in words and changes nothing; the view tells every phone the
+    table's rule (the Seer's role card says it); from day 2 the Seer looks as usual."""
+    monkeypatch.setitem(tables.SEER_FIRST_DAY, len(SEVEN), 2)
+    t = evening_of_day_one(SEVEN, Bo="river", Cy="river", Di="river", Fay="river", Gus="river")
+    assert t.view("Bo")["seer_first_day"] == 2
+    with pytest.raises(IllegalAction, match="first looks on day 2") as refused:
+        t.do("Cy", "seer_look", target="Ann")
+    assert refused.value.code == "seer_not_yet" and refused.value.params == {"day": 2}
+    assert t.view("Cy")["me"]["seer_results"] == [] and not t.view("Cy")["me"]["seer_used_today"]
+    t.evening()
+    t.curse_day()
+    t.votes()
+    t.ok_all()
+    t.places(Bo="river", Cy="river", Di="river", Fay="river", Gus="river")
+    t.witch("Ann", "forest")
+    t.witch("Eve", "forest")
+    t.do("Cy", "seer_look", target="Ann")
+    assert t.view("Cy")["me"]["seer_results"] == [{"day": 2, "target": "Ann", "witch": True}]
+
+
+def test_s6_1_the_seer_looks_from_day_one_at_every_count_but_five_and_eleven():
+    assert {n: day for n, day in tables.SEER_FIRST_DAY.items() if day != 1} == {5: 3, 11: 2}
+    assert set(tables.SEER_FIRST_DAY) == set(tables.ROLE_COUNTS)
 
 
 def test_s6_2_herbalist_restores_a_frog_who_gathers_nothing_that_day():

@@ -127,7 +127,7 @@ function witchPopup(v, me, ctx) {
         if (spell === "none" || spell === "spoil") ctx.send("witch_spell", { spell });
         else { ctx.draft.spell = spell; ctx.render(); }
       }, null),
-      v.day === 1 ? h("p", { class: "small" }, t("frog_from_day_2")) : null,
+      v.day === 1 && !spells.includes("frog") ? h("p", { class: "small" }, t("frog_from_day_2")) : null,
       h("p", { class: "small" }, t(v.frog_witnesses ? "witness_hint_one" : "witness_hint"))];
   } else {
     const targets = (me.at_my_place || []).map((n) => [n, n]);

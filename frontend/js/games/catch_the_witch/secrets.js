@@ -82,6 +82,7 @@ function panel(v, me, ctx) {
     h("h2", {}, `${icon("role", me.role)} ${t("role_" + me.role)}`),
     h("p", { class: "side" }, t("side_" + me.side)),
     h("p", {}, t("does_" + me.role)),
+    me.role === "seer" && v.seer_first_day > 1 ? h("p", {}, t("seer_from_day", { n: v.seer_first_day })) : null,
     h("p", {}, `🏆 ${t("wins_" + me.role)}`),
     me.witches && me.witches.length ? h("p", {}, `${t("role_witch")}: ${me.witches.join(", ")}`) : null,
     h("h3", {}, t("your_hand")),
@@ -119,7 +120,7 @@ function noteText(n) {
 
 function power(v, me) {
   if (me.form !== "human" || me.away) return null;
-  if (me.role === "seer" && !me.seer_used_today && SEER_PHASES.includes(v.phase)) return "seer";
+  if (me.role === "seer" && !me.seer_used_today && v.day >= v.seer_first_day && SEER_PHASES.includes(v.phase)) return "seer";
   if (me.role === "pickpocket" && !me.pickpocket_used_today && PICKPOCKET_PHASES.includes(v.phase)) return me.peek ? "take" : "peek";
   if (me.role === "herbalist" && v.phase === "place_choice") return "restore";
   return null;
