@@ -140,7 +140,7 @@ def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stac
     expect(status).to_have_text("The role set has 6 roles for 5 cats.")  # error_roles_count
     expect(start).to_be_disabled()
     page.get_by_role("button", name="One more Witch").click()
-    for role in ("Villager", "Guardian Knight"):
+    for role in ("Villager", "Crow"):
         page.get_by_role("button", name=f"One fewer {role}").click()
     expect(witches).to_have_text("3")
     expect(status).to_have_text("There must be fewer witches than other cats.")

@@ -52,6 +52,13 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
     def wait_to_be_measured(screen, lazy):
         if screen["phase"] in SECRET_STEPS and screen["phase"] not in measured:
             return None  # the phone holds still until all four were compared
+        if screen["phase"] == "witches":
+            # At 4 cats a Frog may be cast on day 1 (tables.FROG_FIRST_DAY): the witch casts
+            # none, so that all four phones still play every secret step in human form.
+            spells = [b for b in screen["buttons"] if b["inGrid"] and not b["disabled"]]
+            no_spell = [b for b in spells if b["text"].strip().endswith("No spell")]
+            if no_spell and any(b["text"].strip().endswith("Frog") for b in spells):
+                return no_spell[0]["index"]
         return plays(screen, lazy)
 
     knight = roles["knight"]

@@ -42,7 +42,7 @@ def six_on_day_two(**kwargs) -> Table:
     return t
 
 
-def test_s5_frog_is_never_unlocked_on_day_one():
+def test_s5_frog_is_never_unlocked_on_day_one_at_six_cats():
     t = Table(SIX, required=FISH)
     t.ready_all()
     t.places(Bo="river", Cy="river", Di="river", Fay="meadow")

@@ -120,7 +120,7 @@ function noteText(n) {
 
 function power(v, me) {
   if (me.form !== "human" || me.away) return null;
-  if (me.role === "seer" && !me.seer_used_today && v.day >= v.seer_first_day && SEER_PHASES.includes(v.phase)) return "seer";
+  if (me.role === "seer" && !me.seer_used_today && v.day >= (v.seer_first_day ?? 1) && SEER_PHASES.includes(v.phase)) return "seer";
   if (me.role === "pickpocket" && !me.pickpocket_used_today && PICKPOCKET_PHASES.includes(v.phase)) return me.peek ? "take" : "peek";
   if (me.role === "herbalist" && v.phase === "place_choice") return "restore";
   return null;
