@@ -211,7 +211,11 @@ def test_no_replay_before_a_game_ends_nor_for_a_seat_that_did_not_play_it():
     harness.send("Ann", action="replay")
     assert harness.error("Ann")["code"] == "no_replay"  # no game yet
     harness.send("Ann", action="start")
-    harness.play_with_bots(CATS[:4], seed=1, until=lambda view: view.get("day", 0) >= 2)
+    # Day 1's proposal: under way in every game (a 4-cat game may end on day 1's vote).
+    under_way = harness.play_with_bots(
+        CATS[:4], seed=1, until=lambda v: v.get("phase") == "proposal"
+    )
+    assert under_way.get("phase") == "proposal"
     harness.send("Bo", action="replay")
     assert harness.error("Bo")["code"] == "no_replay"  # a game under way keeps its secrets
     harness.play_with_bots(CATS[:4], seed=1)
