@@ -18,9 +18,9 @@ _W, _C, _J, _S, _H, _K, _P, _V = (
 #: As RULES.md §2.1 but at 5 cats, where a Crow takes the Knight's seat (issue 17:
 #: one witch alone against four lost about 90 % of games whatever rule lever was
 #: pulled; with a Crow and the Seer looking from day 3, SEER_FIRST_DAY, about half;
-#: the Knight then joins from 6 cats on; the other balance
-#: levers are rules: FROG_WITNESSES, FROG_FIRST_DAY at 4 cats, SEER_FIRST_DAY at 5 and
-#: 11, RITUAL_SIZES at 7, KNIGHTS_DAY at 11; docs/balance.md).
+#: the Knight then joins from 6 cats on; the other balance levers are rules:
+#: FROG_WITNESSES, FROG_FIRST_DAY at 4 cats, SEER_FIRST_DAY at 5 and 11, RITUAL_SIZES at
+#: 7, KNIGHTS_DAY at 11; docs/balance.md).
 ROLE_COUNTS: dict[int, tuple[int, int, int, int, int, int, int, int]] = {
     4: (1, 0, 0, 0, 1, 0, 1, 1),
     5: (1, 1, 0, 1, 1, 0, 0, 1),
@@ -82,7 +82,8 @@ FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 1, 9: 1, 10: 0, 11:
 #: 70 % of games (each look finds a saboteur or clears a cat in a table of four); with
 #: the Seer looking from day 3 the village wins about half. At 11 cats from day 2, with
 #: the Knights' day 6 (the village won 61 %, 58 % with the Knights' day alone; the
-#: Knights' day 5 alone, 52 %, would have cut the game by two days). The view says it (``seer_first_day``), and so do the Seer's role card and the rules page.
+#: Knights' day 5 alone, 52 %, would have cut the game by two days). The view says it
+#: (``seer_first_day``), and so do the Seer's role card and the rules pages.
 SEER_FIRST_DAY: dict[int, int] = {4: 1, 5: 3, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 2, 12: 1}
 
 #: §5 the first day a Frog may be cast (RULES.md: day 2, "so the witches cannot win
