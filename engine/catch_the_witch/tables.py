@@ -19,8 +19,8 @@ _W, _C, _J, _S, _H, _K, _P, _V = (
 #: one witch alone against four lost about 90 % of games whatever rule lever was
 #: pulled; with a Crow and the Seer looking from day 3, SEER_FIRST_DAY, about half;
 #: the Knight then joins from 6 cats on; the other balance levers are rules:
-#: FROG_WITNESSES, FROG_FIRST_DAY at 4 cats, SEER_FIRST_DAY at 5 and 11, RITUAL_SIZES at
-#: 7, KNIGHTS_DAY at 11; docs/balance.md).
+#: FROG_WITNESSES, FROG_FIRST_DAY at 4 cats, SEER_FIRST_DAY at 5, 8 and 11, RITUAL_SIZES
+#: at 7, KNIGHTS_DAY at 11; docs/balance.md).
 ROLE_COUNTS: dict[int, tuple[int, int, int, int, int, int, int, int]] = {
     4: (1, 0, 0, 0, 1, 0, 1, 1),
     5: (1, 1, 0, 1, 1, 0, 0, 1),
@@ -74,17 +74,20 @@ PLACES: dict[Place, tuple[Ingredient, int]] = {
 #: witches won too rarely at most counts, where the cats crowd the three to five places
 #: and a lone cat, the only one a Frog could reach, is rare; measured per count over 200
 #: games each way (docs/balance.md). The view says it (``frog_witnesses``), and so does
-#: the witch's hint.
-FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 1, 9: 1, 10: 0, 11: 0, 12: 1}
+#: the witch's hint. At 8 cats the book's none, with the Seer from day 3 (SEER_FIRST_DAY).
+FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 0, 9: 1, 10: 0, 11: 0, 12: 1}
 
 #: §6.1 the first day the Seer may look (RULES.md: day 1). A rule lever of issue 17: at
 #: 5 cats, a witch and her Crow against a Seer who looks from the first evening lost
 #: 70 % of games (each look finds a saboteur or clears a cat in a table of four); with
 #: the Seer looking from day 3 the village wins about half. At 11 cats from day 2, with
 #: the Knights' day 6 (the village won 61 %, 58 % with the Knights' day alone; the
-#: Knights' day 5 alone, 52 %, would have cut the game by two days). The view says it
-#: (``seer_first_day``), and so do the Seer's role card and the rules pages.
-SEER_FIRST_DAY: dict[int, int] = {4: 1, 5: 3, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 2, 12: 1}
+#: Knights' day 5 alone, 52 %, would have cut the game by two days). At 8 cats from day 3,
+#: with the book's Frog (FROG_WITNESSES 0): more than a third of exiles were the Seer's
+#: lone vote on her day-1 find; now about a sixth, and the village wins about half (its
+#: wins 42 % before; the book's Frog alone, 64 %). The view says it (``seer_first_day``),
+#: and so do the Seer's role card and the rules pages.
+SEER_FIRST_DAY: dict[int, int] = {4: 1, 5: 3, 6: 1, 7: 1, 8: 3, 9: 1, 10: 1, 11: 2, 12: 1}
 
 #: §5 the first day a Frog may be cast (RULES.md: day 2, "so the witches cannot win
 #: before anyone has talked"). A rule lever of issue 17: at 4 cats a day-1 Frog cannot

@@ -22,6 +22,16 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "screens"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
 #: A frog's or an exiled cat's screens look like everyone's plus a banner: a few suffice.
 SPECTATOR_SAMPLES = ("place_choice", "vote", "game_over")
+#: The steps a game of five may show: games are played (new seeds) until each was seen,
+#: and a spectator's screen too. One game may end before some of them (a witch exiled on
+#: day 1's vote ends it before a second day's steps; a day-1 curse skips the ritual).
+FIVE_CAT_STEPS = frozenset({
+    "role_check", "morning", "place_choice", "witches", "evening", "discussion", "proposal",
+    "approval", "approval_result", "ritual", "ritual_result", "squabble", "vote",
+    "vote_result", "game_over",
+})  # fmt: skip
+#: Seeds tried before giving up (each game takes about two minutes).
+MAX_GAMES = 8
 
 
 def in_every_language(phone, name: str) -> None:
@@ -91,7 +101,7 @@ def main() -> int:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            for seed in range(1, 6):  # a few games, until the spectator screens were seen too
+            for seed in range(1, MAX_GAMES + 1):
                 table = UiTable(browser, stack.http_url, NAMES, seed=seed)
 
                 def save(phone, screen, table=table):
@@ -112,8 +122,10 @@ def main() -> int:
                 table.start()
                 table.play(until=lambda table=table: table.all_in("game_over"), timeout=600)
                 table.close()
-                if any(name.endswith("-spectator") for name, _ in saved):
+                if not _steps_left(saved):
                     break
+            else:
+                raise SystemExit(f"after {MAX_GAMES} games, never seen: {_steps_left(saved)}")
             btw_saved = burn_the_witch_screens(browser, stack.http_url)
             for language, locale in LOCALES.items():
                 page = browser.new_context(viewport=PHONE, locale=locale).new_page()
@@ -139,6 +151,13 @@ def main() -> int:
     (OUT / "README.md").write_text("\n".join(lines) + "\n")
     print(f"{len(saved)} game screens and {2 * len(LOCALES)} home/rules screens in {OUT}")
     return 0
+
+
+def _steps_left(saved: list[tuple[str, str]]) -> set[str]:
+    """The steps (and the spectator's screen) no phone has shown yet."""
+    seen = {name.split("-")[0] for name, _ in saved}
+    spectator = any(name.endswith("-spectator") for name, _ in saved)
+    return (FIVE_CAT_STEPS - seen) | (set() if spectator else {"a spectator's screen"})
 
 
 if __name__ == "__main__":
