@@ -64,7 +64,7 @@ balance: $(STAMP)
 	$(BIN)/python -m engine.simulate --players 4-12 --games 2000 --workers 2
 	$(BIN)/python -m engine.simulate --game burn_the_witch --players 5-10 --games 2000 --workers 2
 
-## screens: docs/screens/*.png, every screen at 360×640 from a UI-only game (needs chromium)
+## screens: docs/screens/*.png, every screen at 360×640 from UI-only games (needs chromium)
 screens: $(STAMP)
 	$(BIN)/python -m tests.support.screens
 

@@ -1,8 +1,8 @@
 """Screenshots of every screen at 360×640 into docs/screens/, so reviewers can see the
 game without playing it: `make screens` (needs /usr/bin/chromium, like `make test`).
 
-Five phones play a game through the UI on the local stack (tests/support/ui_table.py); the first
-time any phone shows a screen (a step, on its turn or waiting; a few as a frog/exiled
+Five phones play games through the UI on the local stack (tests/support/ui_table.py), new seeds
+until every step and a spectator's screen were seen; the first time any phone shows a screen (a step, on its turn or waiting; a few as a frog/exiled
 spectator) it is saved, in English and, through the phone's language menu, in each other
 language (docs/screens/<language>/). Then five phones play a game of Burn the Witch the same
 way (tests/support/btw_ui_table.py), saved as `btw-NN-<step>.png`. Then the home and rules
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from engine.catch_the_witch.domain import Phase
 from tests.support import btw_ui_table
 from tests.support.local_stack_process import LocalStackProcess
 from tests.support.ui_table import CHROMIUM, FLAGS, LOCALES, PHONE, Phone, UiTable, screenshot
@@ -22,14 +23,11 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "screens"
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
 #: A frog's or an exiled cat's screens look like everyone's plus a banner: a few suffice.
 SPECTATOR_SAMPLES = ("place_choice", "vote", "game_over")
-#: The steps a game of five may show: games are played (new seeds) until each was seen,
-#: and a spectator's screen too. One game may end before some of them (a witch exiled on
-#: day 1's vote ends it before a second day's steps; a day-1 curse skips the ritual).
-FIVE_CAT_STEPS = frozenset({
-    "role_check", "morning", "place_choice", "witches", "evening", "discussion", "proposal",
-    "approval", "approval_result", "ritual", "ritual_result", "squabble", "vote",
-    "vote_result", "game_over",
-})  # fmt: skip
+#: The steps a game of five may show (every step but the Knight's: five cats have none,
+#: tables.ROLE_COUNTS): games are played (new seeds) until each was seen, and a
+#: spectator's screen too. One game may miss some (a proposal rejected skips the ritual;
+#: the 4-second squabble can pass while another screen is being saved).
+FIVE_CAT_STEPS = frozenset(phase.value for phase in Phase) - {Phase.GUARD.value}
 #: Seeds tried before giving up (each game takes about two minutes).
 MAX_GAMES = 8
 
@@ -124,8 +122,6 @@ def main() -> int:
                 table.close()
                 if not _steps_left(saved):
                     break
-            else:
-                raise SystemExit(f"after {MAX_GAMES} games, never seen: {_steps_left(saved)}")
             btw_saved = burn_the_witch_screens(browser, stack.http_url)
             for language, locale in LOCALES.items():
                 page = browser.new_context(viewport=PHONE, locale=locale).new_page()
@@ -150,6 +146,9 @@ def main() -> int:
         f"`home-{lang}.png`, `rules-{lang}.png`" for lang in LOCALES) + "."]  # fmt: skip
     (OUT / "README.md").write_text("\n".join(lines) + "\n")
     print(f"{len(saved)} game screens and {2 * len(LOCALES)} home/rules screens in {OUT}")
+    if _steps_left(saved):  # the rest is saved all the same; the README lists what is there
+        print(f"after {MAX_GAMES} games, never seen: {sorted(_steps_left(saved))}", file=sys.stderr)
+        return 1
     return 0
 
 
