@@ -132,6 +132,7 @@ def test_one_human_witch_among_bots_plays_a_whole_game_without_english_or_tells(
                 look["places"] = [b["text"] for b in screen["buttons"] if b["inGrid"]]
                 look["scene"] = page.locator("main .scene").all_inner_texts()
                 look["popup"] = page.locator("main .witch-popup").count()
+                look["popup_text"] = " ".join(page.locator("main .witch-popup").all_inner_texts())
                 witch_looks[phase].append(look)
                 screenshot(zoe, ARTIFACTS, f"one-human-{language}-witch-{phase}")
 
@@ -162,6 +163,10 @@ def test_one_human_witch_among_bots_plays_a_whole_game_without_english_or_tells(
         assert look["countdown"] is not None and not look["popupOutside"], look
         assert any(say["gathering_scene"] in scene for scene in look["scene"]), look
         assert look["popup"] == 1, look
+        # No Knight in this role set (two witches, a Crow, a Seer, a Herbalist): her place
+        # choice says nothing of a guarded place.
+        assert say["witch_guard_hint"] not in look["popup_text"], look
+    assert any(say["witch_place"] in look["popup_text"] for look in witch_looks["witches"])
     # Issue 15: the result screen's replay file, as the phone saves it, plays with the
     # engine (the file names its game) to the end the screen shows.
     with page.expect_download() as download:

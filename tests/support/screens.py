@@ -11,9 +11,11 @@ screens in each language. docs/screens/README.md lists them.
 
 import sys
 from pathlib import Path
+from typing import get_args
 
 from playwright.sync_api import sync_playwright
 
+from engine.burn_the_witch.state import Phase as BtwPhase
 from engine.catch_the_witch.domain import Phase
 from tests.support import btw_ui_table
 from tests.support.local_stack_process import LocalStackProcess
@@ -46,16 +48,20 @@ def in_every_language(phone, name: str) -> None:
     page.wait_for_function("() => document.documentElement.lang === 'en'")
 
 
-#: A step only some deals bring (a retribution): games are played, each with a new deal,
-#: until one has shown it, at most this many.
-BTW_RARE_STEP = "retribution"
-BTW_GAMES_AT_MOST = 6
+#: Burn the Witch's steps as phones show them (the engine's "over" is the game-over
+#: screen): games are played, each with a new deal, until every one was shown (a
+#: retribution, an execution or a choice of villager comes only with some deals), at
+#: most BTW_GAMES_AT_MOST.
+BTW_STEPS = frozenset(get_args(BtwPhase)) - {"over"} | {"game_over"}
+BTW_GAMES_AT_MOST = 12
+#: What this script makes (the e2e tests add table-*.png and replay-*.png: kept).
+OWN_SCREENS = ("[0-9][0-9]-*.png", "btw-*.png", "home-*.png", "rules-*.png")
 
 
 def burn_the_witch_screens(browser, base_url: str) -> list[tuple[str, str]]:
     """Games of Burn the Witch through the UI: the host's lobby, then every step the first
     time a phone shows it, then the end, each in every language; more games (new deals)
-    until a retribution has been shown too (BTW_RARE_STEP)."""
+    until every step has been shown (BTW_STEPS)."""
     saved: list[tuple[str, str]] = [("btw-00-lobby", "the lobby, on the host's phone")]
 
     def table_phone(locale: str):
@@ -84,15 +90,21 @@ def burn_the_witch_screens(browser, base_url: str) -> list[tuple[str, str]]:
         table.act("Ann")  # the end
         for page in table.pages.values():
             page.context.close()
-        if any(shown.startswith(BTW_RARE_STEP) for shown in seen):
+        if not btw_steps_left(seen):
             break
     return saved
 
 
+def btw_steps_left(seen: set[str]) -> set[str]:
+    """Burn the Witch's steps no phone has shown yet (``seen``: "<step>[-your-turn]")."""
+    return BTW_STEPS - {shown.split("-")[0] for shown in seen}
+
+
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("**/*.png"):
-        old.unlink()
+    for pattern in OWN_SCREENS:
+        for old in OUT.glob(f"**/{pattern}"):
+            old.unlink()
     saved: list[tuple[str, str]] = []
     btw_saved: list[tuple[str, str]] = []
     stack = LocalStackProcess()
@@ -136,18 +148,28 @@ def main() -> int:
     finally:
         stack.interrupt()
     lines = ["# Screens (360×640)", "",
-             "Made by `make screens` (tests/support/screens.py): five phones play through the UI on the",
-             "local stack; each screen is saved the first time a phone shows it, in English here and",
-             "in the same name under `zh-Hant/`, `uk/` and `th/`.", ""]  # fmt: skip
+             "Made by `make screens` (tests/support/screens.py): five phones play games through the UI",
+             "on the local stack until every step was seen; each screen is saved the first time a phone",
+             "shows it, in English here and in the same name under `zh-Hant/`, `uk/` and `th/`.",
+             ""]  # fmt: skip
     lines += [f"- `{i:02d}-{name}.png` — {who}" for i, (name, who) in enumerate(saved, 1)]
-    lines += ["", "Burn the Witch (one game, every step the first time a phone shows it):", ""]
+    lines += [
+        "",
+        "Burn the Witch (games until every step was shown; each the first time a phone shows it):",
+        "",
+    ]
     lines += [f"- `{name}.png` — {who}" for name, who in btw_saved]
     lines += ["", "Home and rules in each language: " + ", ".join(
         f"`home-{lang}.png`, `rules-{lang}.png`" for lang in LOCALES) + "."]  # fmt: skip
     (OUT / "README.md").write_text("\n".join(lines) + "\n")
     print(f"{len(saved)} game screens and {2 * len(LOCALES)} home/rules screens in {OUT}")
-    if _steps_left(saved):  # the rest is saved all the same; the README lists what is there
-        print(f"after {MAX_GAMES} games, never seen: {sorted(_steps_left(saved))}", file=sys.stderr)
+    # A step never seen fails the run; the rest is saved all the same, and listed.
+    missed = sorted(_steps_left(saved)) + sorted(
+        f"Burn the Witch's {step}"
+        for step in btw_steps_left({name.split("-", 2)[2] for name, _ in btw_saved})
+    )
+    if missed:
+        print(f"never seen, after every game tried: {missed}", file=sys.stderr)
         return 1
     return 0
 
