@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 from tests.e2e.test_browser_game import browser, stack  # noqa: F401 (fixtures: no bots)
 from tests.support.tells import LOOK_JS, PANEL_JS, differences, panel_differences
 from tests.support.ui_table import ARTIFACTS, UiTable, screenshot
+from tests.support.untranslated import strings
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 ROLES = {"Witch": "witch", "Guardian Knight": "knight", "Seer": "seer", "Villager": "villager"}
@@ -95,6 +96,10 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
                 seer_bar.dispatch_event("pointerdown")
                 screenshot(roles["seer"], ARTIFACTS, "tells-panel-seer")
                 seer_bar.dispatch_event("pointerup")
+            if phase == "witches":  # a Knight is dealt: her place choice speaks of his guard
+                popup = roles["witch"].page.locator("main .witch-popup").inner_text()
+                if strings("en")["witch_guard_hint"] not in popup:
+                    problems.append(f"witch: no word of a guarded place in {popup!r}")
             measured[phase] = problems
             if phase == "place_choice":  # the Knight guards tonight: the guard step follows
                 knight.page.locator("main button", has_text="Guard").first.click()

@@ -47,6 +47,21 @@ def test_s2_1_a_valid_custom_role_set_is_dealt():
     assert sorted(c.role.value for c in state.players) == sorted(roles)
 
 
+@pytest.mark.parametrize(
+    ("count", "roles"),
+    [(5, None), (6, None), (4, ["witch", "knight", "seer", "villager"])],
+)
+def test_s2_1_every_view_names_the_roles_dealt_and_no_other(count, roles):
+    """The public role set (the table's or the host's custom one): every phone reads it,
+    e.g. the witch's place choice speaks of a guarded place only where a Knight is dealt
+    (none at 5 cats by the table; one at 6; one in a custom set of 4)."""
+    state = new_game(bot_names(count), {"roles": roles} if roles else {}, seed=1)
+    dealt = dict(Counter(cat.role.value for cat in state.players))
+    for name in [cat.name for cat in state.players] + [None]:
+        assert view(state, name)["role_set"] == dealt
+    assert ("knight" in dealt) == (count != 5)
+
+
 @pytest.mark.parametrize("count", range(4, 13))
 def test_s2_2_ritual_sizes_stay_below_the_clean_villager_side(count):
     clean = sum(n for role, n in zip(tables.ROLE_ORDER, tables.ROLE_COUNTS[count], strict=True)

@@ -1,12 +1,15 @@
 """Screenshots of every screen at 360×640 into docs/screens/, so reviewers can see the
 game without playing it: `make screens` (needs /usr/bin/chromium, like `make test`).
 
-Five phones play games through the UI on the local stack (tests/support/ui_table.py), new seeds
-until every step and a spectator's screen were seen; the first time any phone shows a screen (a step, on its turn or waiting; a few as a frog/exiled
-spectator) it is saved, in English and, through the phone's language menu, in each other
-language (docs/screens/<language>/). Then five phones play a game of Burn the Witch the same
-way (tests/support/btw_ui_table.py), saved as `btw-NN-<step>.png`. Then the home and rules
-screens in each language. docs/screens/README.md lists them.
+Five phones play games through the UI on the local stack (tests/support/ui_table.py), new
+seeds until every step and a spectator's screen were seen; the first time any phone shows a
+screen (a step, on its turn or waiting; a few as a frog/exiled spectator) it is saved, in
+English and, through the phone's language menu, in each other language
+(docs/screens/<language>/). Then five phones play games of Burn the Witch the same way
+(tests/support/btw_ui_table.py), new deals until every step was shown, saved as
+`btw-NN-<step>.png`. Then the home and rules screens in each language. docs/screens/README.md
+lists them; its sections from the first "## " heading on (the e2e tests' table and replay
+screens) are written by hand and kept.
 """
 
 import sys
@@ -149,9 +152,9 @@ def main() -> int:
         stack.interrupt()
     lines = ["# Screens (360×640)", "",
              "Made by `make screens` (tests/support/screens.py): five phones play games through the UI",
-             "on the local stack until every step was seen; each screen is saved the first time a phone",
-             "shows it, in English here and in the same name under `zh-Hant/`, `uk/` and `th/`.",
-             ""]  # fmt: skip
+             "on the local stack until every step and a spectator's screen were seen; each screen is",
+             "saved the first time a phone shows it, in English here and in the same name under",
+             "`zh-Hant/`, `uk/` and `th/`.", ""]  # fmt: skip
     lines += [f"- `{i:02d}-{name}.png` — {who}" for i, (name, who) in enumerate(saved, 1)]
     lines += [
         "",
@@ -161,7 +164,9 @@ def main() -> int:
     lines += [f"- `{name}.png` — {who}" for name, who in btw_saved]
     lines += ["", "Home and rules in each language: " + ", ".join(
         f"`home-{lang}.png`, `rules-{lang}.png`" for lang in LOCALES) + "."]  # fmt: skip
-    (OUT / "README.md").write_text("\n".join(lines) + "\n")
+    readme = OUT / "README.md"
+    kept = readme.read_text().partition("\n## ")[2] if readme.exists() else ""
+    readme.write_text("\n".join(lines) + "\n" + (f"\n## {kept}" if kept else ""))
     print(f"{len(saved)} game screens and {2 * len(LOCALES)} home/rules screens in {OUT}")
     # A step never seen fails the run; the rest is saved all the same, and listed.
     missed = sorted(_steps_left(saved)) + sorted(

@@ -119,7 +119,8 @@ function witchPopup(v, me, ctx) {
     body = [h("p", {}, t("witch_place")),
       grid(v.open_places.map((p) => [p, `${label("place", p)} · 🐈 × ${counts[p] || 0}`]),
         (place) => ctx.send("witch_place", { place }), me.place ?? null),
-      // Only where a Knight is dealt (none at 4 or 5 cats): a guard nobody can make is noise.
+      // Only where the role set has a Knight (the tables deal none at 4 or 5 cats): a guard
+      // nobody can make is noise.
       v.role_set?.knight ? h("p", { class: "small" }, t("witch_guard_hint")) : null];
   } else if (!ctx.draft.spell) {
     const spells = ["none", ...(v.unlocked_spells || []).filter((s) => s !== "none")];
