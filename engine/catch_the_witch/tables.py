@@ -84,9 +84,9 @@ FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 0, 9: 1, 10: 0, 11:
 #: the Knights' day 6 (the village won 61 %, 58 % with the Knights' day alone; the
 #: Knights' day 5 alone, 52 %, would have cut the game by two days). At 8 cats from day 3,
 #: with the book's Frog (FROG_WITNESSES 0): more than a third of exiles were a lone vote,
-#: most of them the Seer's on her day-1 find; now about a sixth, and the village wins about half (its
-#: wins 42 % before; the book's Frog alone, 64 %). The view says it (``seer_first_day``),
-#: and so do the Seer's role card and the rules pages.
+#: most of them the Seer's on her day-1 find; now about a sixth, and the village wins
+#: about half (its wins 42 % before; the book's Frog alone, 64 %). The view says it
+#: (``seer_first_day``), and so do the Seer's role card and the rules pages.
 SEER_FIRST_DAY: dict[int, int] = {4: 1, 5: 3, 6: 1, 7: 1, 8: 3, 9: 1, 10: 1, 11: 2, 12: 1}
 
 #: §5 the first day a Frog may be cast (RULES.md: day 2, "so the witches cannot win

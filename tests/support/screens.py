@@ -33,8 +33,8 @@ SPECTATOR_SAMPLES = ("place_choice", "vote", "game_over")
 #: spectator's screen too. One game may miss some (a proposal rejected skips the ritual;
 #: the 4-second squabble can pass while another screen is being saved).
 FIVE_CAT_STEPS = frozenset(phase.value for phase in Phase) - {Phase.GUARD.value}
-#: Seeds tried before giving up (each game takes about two minutes).
-MAX_GAMES = 8
+#: Seeds tried before giving up.
+GAMES_AT_MOST = 8
 
 
 def in_every_language(phone, name: str) -> None:
@@ -61,10 +61,11 @@ BTW_GAMES_AT_MOST = 12
 OWN_SCREENS = ("[0-9][0-9]-*.png", "btw-*.png", "home-*.png", "rules-*.png")
 
 
-def burn_the_witch_screens(browser, base_url: str) -> list[tuple[str, str]]:
+def burn_the_witch_screens(browser, base_url: str) -> tuple[list[tuple[str, str]], set[str]]:
     """Games of Burn the Witch through the UI: the host's lobby, then every step the first
     time a phone shows it, then the end, each in every language; more games (new deals)
-    until every step has been shown (BTW_STEPS)."""
+    until every step has been shown (BTW_STEPS). The screens saved, and the steps never
+    shown."""
     saved: list[tuple[str, str]] = [("btw-00-lobby", "the lobby, on the host's phone")]
 
     def table_phone(locale: str):
@@ -79,6 +80,7 @@ def burn_the_witch_screens(browser, base_url: str) -> list[tuple[str, str]]:
 
     seen = table.seen  # steps saved, across the games below
     names = btw_ui_table.NAMES
+    left = set(BTW_STEPS)
     for game in range(BTW_GAMES_AT_MOST):
         if game:  # a screen the deal did not bring: another room, another deal
             table = btw_ui_table.Table(table_phone, base_url, seed=3 + game)
@@ -93,14 +95,15 @@ def burn_the_witch_screens(browser, base_url: str) -> list[tuple[str, str]]:
         table.act("Ann")  # the end
         for page in table.pages.values():
             page.context.close()
-        if not btw_steps_left(seen):
+        left = BTW_STEPS - {_step_of(shown) for shown in seen}
+        if not left:
             break
-    return saved
+    return saved, left
 
 
-def btw_steps_left(seen: set[str]) -> set[str]:
-    """Burn the Witch's steps no phone has shown yet (``seen``: "<step>[-your-turn]")."""
-    return BTW_STEPS - {shown.split("-")[0] for shown in seen}
+def _step_of(name: str) -> str:
+    """The step a screen's name starts with ("vote-your-turn", "place_choice-spectator")."""
+    return name.split("-")[0]
 
 
 def main() -> int:
@@ -110,11 +113,12 @@ def main() -> int:
             old.unlink()
     saved: list[tuple[str, str]] = []
     btw_saved: list[tuple[str, str]] = []
+    btw_left: set[str] = set()
     stack = LocalStackProcess()
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            for seed in range(1, MAX_GAMES + 1):
+            for seed in range(1, GAMES_AT_MOST + 1):
                 table = UiTable(browser, stack.http_url, NAMES, seed=seed)
 
                 def save(phone, screen, table=table):
@@ -137,7 +141,7 @@ def main() -> int:
                 table.close()
                 if not _steps_left(saved):
                     break
-            btw_saved = burn_the_witch_screens(browser, stack.http_url)
+            btw_saved, btw_left = burn_the_witch_screens(browser, stack.http_url)
             for language, locale in LOCALES.items():
                 page = browser.new_context(viewport=PHONE, locale=locale).new_page()
                 page.goto(stack.http_url + "/")
@@ -169,10 +173,7 @@ def main() -> int:
     readme.write_text("\n".join(lines) + "\n" + (f"\n## {kept}" if kept else ""))
     print(f"{len(saved)} game screens and {2 * len(LOCALES)} home/rules screens in {OUT}")
     # A step never seen fails the run; the rest is saved all the same, and listed.
-    missed = sorted(_steps_left(saved)) + sorted(
-        f"Burn the Witch's {step}"
-        for step in btw_steps_left({name.split("-", 2)[2] for name, _ in btw_saved})
-    )
+    missed = sorted(_steps_left(saved)) + sorted(f"Burn the Witch's {step}" for step in btw_left)
     if missed:
         print(f"never seen, after every game tried: {missed}", file=sys.stderr)
         return 1
@@ -181,7 +182,7 @@ def main() -> int:
 
 def _steps_left(saved: list[tuple[str, str]]) -> set[str]:
     """The steps (and the spectator's screen) no phone has shown yet."""
-    seen = {name.split("-")[0] for name, _ in saved}
+    seen = {_step_of(name) for name, _ in saved}
     spectator = any(name.endswith("-spectator") for name, _ in saved)
     return (FIVE_CAT_STEPS - seen) | (set() if spectator else {"a spectator's screen"})
 
