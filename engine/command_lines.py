@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from .errors import GameError
 from .games import DEFAULT_GAME, GAMES
@@ -51,12 +51,21 @@ def helpers_of(key: str = DEFAULT_GAME) -> ModuleType:
     return importlib.import_module(module)
 
 
+#: The version of the scenario and replay file format (docs/replay.md). 2: games are keyed
+#: with 256 bits and draw from two streams (engine/rng.py), so ``seed`` deals another game
+#: than it did in format 1 (a 32-bit seed and one 64-bit generator).
+SCENARIO_FORMAT = 2
+
+
 class ScenarioFile(BaseModel):
     """The fields every game's replay file has (docs/replay.md); a game's ``Scenario``
     adds its settings and pinned draws."""
 
     model_config = ConfigDict(extra="forbid")
+    #: The file's format (``SCENARIO_FORMAT``); absent: format 1, which cannot be played.
+    format: int = 1
     players: list[str]
+    #: The game's key (engine/rng.py: a number below 2^256): the deal and every random draw.
     seed: int = 0
     #: The game the file is of (engine/games.py); ``--game`` says it for files without.
     game: str | None = None
@@ -73,6 +82,22 @@ class ScenarioFile(BaseModel):
     description: str | None = None
     #: The outcome the file is meant to reach (tests check it; the replay ignores it).
     expect: dict[str, Any] | None = None
+
+    @field_validator("format")
+    @classmethod
+    def _playable_format(cls, version: int) -> int:
+        if version < SCENARIO_FORMAT:
+            raise ValueError(
+                f"this file is format {version}, written before games were keyed with 256 bits: "
+                f"its seed deals another game now, so it cannot be played again (format "
+                f"{SCENARIO_FORMAT} files can; docs/replay.md)"
+            )
+        if version > SCENARIO_FORMAT:
+            raise ValueError(
+                f"this file is format {version}, newer than this code reads "
+                f"({SCENARIO_FORMAT}): update the code to play it"
+            )
+        return version
 
     @classmethod
     def load(cls, path: str | Path):

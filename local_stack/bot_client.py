@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import aiohttp
 
 from engine.games import game_of
-from engine.rng import Rng
+from engine.rng import KEY_BITS, Rng
 from functions.room_service.service.commands import ROOMLESS_ACTIONS
 
 BOT_NAMES = ["Mochi", "Tofu", "Biscuit", "Pumpkin", "Luna", "Miso", "Pepper", "Nori",
@@ -36,7 +37,8 @@ class BotClient:
         #: per-address limits see it); None: the system's choice.
         self.source = source
         self.name = name
-        self.rng = Rng(seed if seed is not None else random.getrandbits(63))
+        # A bot's choices are secrets of its seat too: keyed from the CSPRNG (engine/rng.py).
+        self.rng = Rng(seed if seed is not None else secrets.randbits(KEY_BITS))
         self.think = think
         self.heartbeat = heartbeat
         self.room: str | None = None

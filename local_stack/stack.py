@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import sys
 import traceback
 from dataclasses import dataclass
@@ -243,8 +242,7 @@ class LocalStack:
     async def _seat_bots(self, room: str, host: str) -> None:
         names = iter(name for name in BOT_NAMES if name != host)
         for _ in range(min(self.options.bots, 11)):
-            bot = BotClient(self.websocket_url, next(names), think=self.options.think,
-                            seed=random.getrandbits(63))  # fmt: skip
+            bot = BotClient(self.websocket_url, next(names), think=self.options.think)
             await bot.connect()
             try:
                 await bot.join(room)

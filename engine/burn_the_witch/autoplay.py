@@ -1,5 +1,6 @@
-"""§6: the engine's own choices, random among legal options, drawn from the state's RNG: an
-Away player's every choice, and a choice whose time ran out. Each returns the move it
+"""§6: the engine's own choices, random among legal options, drawn from the state's secret
+stream (engine/rng.py: the public one holds only the deal's face-up draws): an Away
+player's every choice, and a choice whose time ran out. Each returns the move it
 makes, so the turn applies it exactly as a phone's."""
 
 from typing import TYPE_CHECKING
@@ -12,11 +13,11 @@ if TYPE_CHECKING:
 
 
 def bewitch(turn: "Turn", name: str) -> Bewitch:
-    return Bewitch(player=name, direction=turn.rng.choice(("left", "right")))
+    return Bewitch(player=name, direction=turn.secret.choice(("left", "right")))
 
 
 def accuse(turn: "Turn", name: str) -> Accuse:
-    return Accuse(player=name, trait=turn.rng.choice(queries.shown_traits(turn.s)))
+    return Accuse(player=name, trait=turn.secret.choice(queries.shown_traits(turn.s)))
 
 
 def vote(turn: "Turn", name: str) -> Vote:
@@ -25,23 +26,23 @@ def vote(turn: "Turn", name: str) -> Vote:
 
 
 def execute(turn: "Turn", name: str) -> Execute:
-    return Execute(player=name, villager=turn.rng.choice(queries.complying(turn.s)))
+    return Execute(player=name, villager=turn.secret.choice(queries.complying(turn.s)))
 
 
 def point(turn: "Turn", name: str) -> Point:
     assert turn.s.trial is not None
     targets = [target for target in turn.s.trial.targets if target != name]
-    return Point(player=name, target=turn.rng.choice(targets), locked=True)
+    return Point(player=name, target=turn.secret.choice(targets), locked=True)
 
 
 def choose_villager(turn: "Turn", name: str) -> ChooseVillager:
     assert turn.s.pending is not None and turn.s.pending.payer is not None
     payer = turn.s.player(turn.s.pending.payer)
-    return ChooseVillager(player=name, villager=turn.rng.choice(payer.villagers).name)
+    return ChooseVillager(player=name, villager=turn.secret.choice(payer.villagers).name)
 
 
 def retribute(turn: "Turn", name: str) -> Retribute:
     """Declining is one of the legal options (§5: the hexed owner *may* lay the penalty)."""
     assert turn.s.pending is not None
     options: list[str | None] = [*turn.s.pending.targets, None]
-    return Retribute(player=name, target=turn.rng.choice(options))
+    return Retribute(player=name, target=turn.secret.choice(options))

@@ -17,7 +17,7 @@ from pydantic import Field
 from ..command_lines import ReplayError, ScenarioFile
 from ..errors import GameError
 from ..replaying import played
-from ..rng import Rng, seed_state
+from ..rng import Rng
 from .game import BurnTheWitch
 
 __all__ = [
@@ -184,7 +184,7 @@ def play(
     first player in seat order whose bot wants to act does. When no bot wants to, the
     step's deadline passes and the game times out, as the backend's timer would.
     """
-    rng = Rng(seed_state(bot_seed))
+    rng = Rng(bot_seed)
     run = GameRun(state=state)
     while not GAME.is_over(run.state) and run.actions < MAX_ACTIONS:
         move = None

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 from ..errors import IllegalAction
-from ..rng import Rng, seed_state
+from ..rng import Rng, Streams, new_rng_state
 from . import tables
 from .state import Dealt, GameState, Identity, Player, Settings, Villager
 from .villagers import VILLAGERS
@@ -46,14 +46,16 @@ def new_game(
             params={"name": settings.first_accuser},
         )
     row = tables.setup_row(count)
-    rng = Rng(seed_state(seed))
-    cards = rng.sample(VILLAGERS, row.per_house * count)
-    hands = deal_identities(rng, row, count)
+    streams = Streams(new_rng_state(seed))
+    # The villagers are laid out face up: the public stream. Who hides under which is the
+    # secret stream's, so the table's first view says nothing of the identities.
+    cards = streams.public.sample(VILLAGERS, row.per_house * count)
+    hands = deal_identities(streams.secret, row, count)
     seats: list[Player] = []
     for index, name in enumerate(players):
         own_cards = cards[index * row.per_house : (index + 1) * row.per_house]
         # §2 [book]: the identities are looked at, then shuffled under the house's villagers.
-        hidden = rng.shuffled(hands[index])
+        hidden = streams.secret.shuffled(hands[index])
         villagers = [
             Villager(name=card, traits=list(traits), identity=identity)
             for (card, traits), identity in zip(own_cards, hidden, strict=True)
@@ -65,12 +67,12 @@ def new_game(
         )
         seats.append(Player(name=name, villagers=villagers, dealt=dealt))
     coven = next((p.name for p in seats if p.dealt.witches >= tables.COVEN_WITCHES), None)
-    first = settings.first_accuser or rng.choice(list(players))
+    first = settings.first_accuser or streams.public.choice(list(players))
     return GameState(
         players=seats,
         settings=settings,
         host=host or players[0],
-        rng=rng.state,
+        rng=streams.state(),
         wrongly_condemned=row.wrongly_condemned,
         coven=coven,
         next_accuser_from=first,

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..game import NAME_MAX
+from ..rng import RngState
 from . import tables
 
 Identity = Literal["innocent", "devout", "witch"]
@@ -130,7 +131,8 @@ class GameState(_Model):
     players: list[Player]
     settings: Settings
     host: str
-    rng: int
+    #: The game's key and how far each stream has drawn (engine/rng.py). Never shown.
+    rng: RngState
     wrongly_condemned: int
     #: The coven holder (§2), if any, and whether the coven has tapped.
     coven: str | None = None

@@ -4,7 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import GameError
-from ..rng import Rng, seed_state
+from ..rng import Rng
 from . import bots
 from .domain import Phase, Role
 from .rules import apply, new_game, waiting_for
@@ -52,7 +52,7 @@ def play(
     When nobody wants to act the current deadline is allowed to pass and a
     ``timeout`` is applied, as the backend's timer would.
     """
-    rng = Rng(seed_state(bot_seed))
+    rng = Rng(bot_seed)
     run = GameRun(state=state)
     while run.state.phase is not Phase.GAME_OVER and run.actions < MAX_ACTIONS:
         acted = False

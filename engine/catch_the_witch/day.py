@@ -2,7 +2,8 @@
 15 seconds, and the end of the day (spells, restoration, handing out, the check).
 
 ``DayRules`` is a part of the turn (turn.py): ``self.s`` is the state being changed,
-``self.rng`` its RNG, and the shared checks (``_need_human``…) are the turn's.
+``self.public`` and ``self.secret`` its random streams (engine/rng.py), and the shared
+checks (``_need_human``…) are the turn's.
 """
 
 from dataclasses import dataclass, field
@@ -133,7 +134,7 @@ class DayRules:
         (§9)."""
         today = self.s.today
         chosen = today.witch_plans if cat.role.is_witch else today.places
-        chosen[cat.name] = self.rng.choice(tables.open_places(self.s.day))
+        chosen[cat.name] = self.secret.choice(tables.open_places(self.s.day))
         if cat.role is Role.HERBALIST:
             today.restore = None
 
@@ -144,7 +145,7 @@ class DayRules:
         choices = today.witch_choices
         if cat.name not in choices:
             plan = today.witch_plans.get(cat.name)
-            place = plan or self.rng.choice(tables.open_places(self.s.day))
+            place = plan or self.secret.choice(tables.open_places(self.s.day))
             choices[cat.name] = WitchChoice(place=place)
             today.witch_plans[cat.name] = place
         choices[cat.name].spell = Spell.NONE
@@ -161,7 +162,8 @@ class DayRules:
             drawn = list(s.scripted_required[s.day - 1])
         else:
             pool = [tables.ingredient_of(p) for p in tables.open_places(s.day)]
-            drawn = [self.rng.choice(pool) for _ in range(size)]
+            # The duck's draws are shown to everyone this morning: the public stream.
+            drawn = [self.public.choice(pool) for _ in range(size)]
         s.days.append(Day(number=s.day, required=drawn[:size], dropped=drawn[size:]))
         self.enter(Phase.MORNING)
 
@@ -260,7 +262,7 @@ class DayRules:
         left = [i for i in range(len(target.hand)) if i not in taken]
         if not left:
             return False  # an empty hand, or its every card already snatched
-        position = left[self.rng.below(len(left))]
+        position = left[self.secret.below(len(left))]
         taken.append(position)
         spells.gained.append((witch.name, target.hand[position]))
         return True

@@ -2,7 +2,8 @@
 and the curse gauge, the ritual, and the exile vote.
 
 ``NightRules`` is a part of the turn (turn.py): ``self.s`` is the state being changed,
-``self.rng`` its RNG, and the shared checks (``_need_human``…) are the turn's.
+``self.public`` and ``self.secret`` its random streams (engine/rng.py), and the shared
+checks (``_need_human``…) are the turn's.
 """
 
 from collections import Counter
@@ -102,7 +103,7 @@ class NightRules:
 
     def auto_propose(self) -> None:
         """§9: a random valid proposal."""
-        members = self.rng.sample(self.s.human_names(), ritual_size(self.s))
+        members = self.secret.sample(self.s.human_names(), ritual_size(self.s))
         self.propose(members)
 
     # -- §3.5 / §3.6 night ------------------------------------------------------------------

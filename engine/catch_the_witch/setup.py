@@ -5,7 +5,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..errors import IllegalAction
-from ..rng import Rng, seed_state
+from ..rng import Streams, new_rng_state
 from . import tables
 from .domain import Ingredient, Phase, Role
 from .state import Cat, GameState, Settings
@@ -63,14 +63,15 @@ def new_game(
 ) -> GameState:
     """Deal roles and open the role check (§2, §3.1).
 
-    ``roles`` fixes who is what (tests, replay files); otherwise the role set
-    (custom from settings, or the §2.1 table) is shuffled with the seed.
+    ``seed`` is the game's key (engine/rng.py: a number below 2^256; a room's is 256 bits
+    from the CSPRNG). ``roles`` fixes who is what (tests, replay files); otherwise the role
+    set (custom from settings, or the §2.1 table) is shuffled by the secret stream.
     ``required`` pins the duck's draws per day (replay files).
     """
     players = list(players)
     validate_players(players)
     settings = Settings.model_validate(settings or {})
-    rng = Rng(seed_state(seed))
+    streams = Streams(new_rng_state(seed))
     if roles is not None:
         unknown = set(roles) ^ set(players)
         if unknown:
@@ -84,14 +85,14 @@ def new_game(
     else:
         role_set = settings.roles or tables.default_roles(len(players))
         validate_role_set(role_set, len(players))
-        dealt = rng.shuffled(role_set)
+        dealt = streams.secret.shuffled(role_set)
     if host is not None and host not in players:
         raise IllegalAction("The host must be one of the cats.", "§10", code="host_not_seated")
     state = GameState(
         players=[Cat(name=name, role=role) for name, role in zip(players, dealt, strict=True)],
         settings=settings,
         host=host or players[0],
-        rng=rng.state,
+        rng=streams.state(),
         scripted_required=[[Ingredient(i) for i in day] for day in (required or [])],
     )
     state.step = 1

@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..rng import RngState
 from .domain import Form, Ingredient, Phase, Place, Reason, RitualResult, Role, Side, Spell
 from .tables import DISCUSSION_LIMIT_DEFAULT, DISCUSSION_LIMIT_MAX, DISCUSSION_LIMIT_MIN
 
@@ -174,7 +175,8 @@ class GameState(_Model):
     players: list[Cat]
     settings: Settings
     host: str
-    rng: int
+    #: The game's key and how far each stream has drawn (engine/rng.py). Never shown.
+    rng: RngState
     #: Pinned duck draws (replay files, tests); index = day - 1. Never shown.
     scripted_required: list[list[Ingredient]] = Field(default_factory=list)
 

@@ -61,7 +61,7 @@ def discussion_limit(state: GameState) -> float | None:
 
 def _guard_random_place(turn: "Turn", knight: Cat) -> None:
     """§9: the Knight guards a random open place."""
-    turn.s.today.guard_place = turn.rng.choice(tables.open_places(turn.s.day))
+    turn.s.today.guard_place = turn.secret.choice(tables.open_places(turn.s.day))
 
 
 # -- whom each step waits for ----------------------------------------------------------------

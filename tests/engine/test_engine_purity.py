@@ -31,10 +31,12 @@ def test_engine_imports_nothing_impure():
 
 def test_the_game_state_carries_its_own_random_state():
     from engine.catch_the_witch import new_game
+    from engine.rng import RngState
 
     a = new_game(["a", "b", "c", "d", "e", "f"], seed=5)
     b = new_game(["a", "b", "c", "d", "e", "f"], seed=5)
-    assert a == b and isinstance(a.rng, int)
+    assert a == b and isinstance(a.rng, RngState)
+    assert a.rng.model_dump_json() == b.rng.model_dump_json()
 
 
 def test_no_rule_changes_a_day_once_the_next_has_begun():

@@ -12,7 +12,7 @@ import pytest
 from engine.catch_the_witch import belief as belief_module
 from engine.catch_the_witch import bots
 from engine.catch_the_witch.belief import belief, public_facts, told_today
-from engine.rng import Rng, seed_state
+from engine.rng import Rng
 from engine.simulate import simulate
 
 NAMES = [f"Cat{i}" for i in range(1, 9)]
@@ -266,10 +266,10 @@ def test_s11_nobody_votes_out_a_cat_who_plays_like_the_jester(monkeypatch):
     view |= {"phase": "vote", "your_turn": True, "knights_day": 6}
     table = belief(view, private=False).witch
     assert max(NAMES, key=table.get) == "Cat6"
-    careful = bots.decide(view, Rng(seed_state(1)))["target"]
+    careful = bots.decide(view, Rng(1))["target"]
     assert careful not in ("Cat6", "Cat2", "Cat3")
     monkeypatch.setattr(bots, "SPARE_JESTER", 1.0)
-    assert bots.decide(view, Rng(seed_state(1)))["target"] == "Cat6"
+    assert bots.decide(view, Rng(1))["target"] == "Cat6"
 
 
 def test_s11_on_the_knights_day_a_small_table_still_votes_whoever_may_be_the_jester():
@@ -281,7 +281,7 @@ def test_s11_on_the_knights_day_a_small_table_still_votes_whoever_may_be_the_jes
     for p in view["players"][4:]:
         p["form"] = "exiled"
     view |= {"phase": "vote", "your_turn": True, "knights_day": 6}
-    assert bots.decide(view, Rng(seed_state(1)))["target"] in ("Cat2", "Cat3", "Cat4")
+    assert bots.decide(view, Rng(1))["target"] in ("Cat2", "Cat3", "Cat4")
 
 
 #: The most single-vote exiles allowed, per count: issue 17's target, 30 % (over 2,000

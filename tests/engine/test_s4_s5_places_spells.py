@@ -4,6 +4,7 @@ import pytest
 
 from engine.catch_the_witch import IllegalAction, Phase, tables
 from engine.catch_the_witch.domain import Form, Ingredient, Place
+from engine.rng import new_rng_state
 from tests.support.table import FOUR, SIX, Table
 
 FISH = [["fish", "fish"], ["fish"] * 3, ["fish"] * 3, ["fish"] * 3, ["fish"] * 3, ["fish"] * 3]
@@ -207,7 +208,7 @@ def test_s5_snatch_takes_from_the_hand_before_step_1_not_from_a_card_just_snatch
 def test_s5_two_witches_snatching_each_other_swap_their_cards():
     for seed in range(8):  # whatever the draws, each takes the other's card as it was
         t = snatching_at_the_river({"Ann": [Ingredient.CRYSTAL], "Eve": [Ingredient.CANDLE]})
-        t.state.rng = seed + 1
+        t.state.rng = new_rng_state(seed + 1)
         t.witches_at("river", Ann=("snatch", "Eve"), Eve=("snatch", "Ann"))
         assert t.state.cat("Ann").hand == [Ingredient.CANDLE, Ingredient.FISH]
         assert t.state.cat("Eve").hand == [Ingredient.CRYSTAL, Ingredient.FISH]

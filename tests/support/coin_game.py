@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from engine.effects import Effect, GameOver, StartTimer, StepChanged
 from engine.errors import IllegalAction, InvalidAction, readable_error
 from engine.game import NAME_MAX, BotMove, Game, View
-from engine.rng import Rng, seed_state
+from engine.rng import Rng, RngState, Streams, new_rng_state
 
 Side = Literal["heads", "tails"]
 SIDES: tuple[Side, ...] = ("heads", "tails")
@@ -47,7 +47,7 @@ class CoinState(_Model):
     players: list[Player]
     settings: CoinSettings
     host: str
-    rng: int
+    rng: RngState
     phase: Literal["call", "result", "game_over"] = "call"
     step: int = 1
     round: int = 1
@@ -100,7 +100,7 @@ class CoinGame(Game):
         self, players: Sequence[str], settings: CoinSettings, seed: int, host: str
     ) -> CoinState:
         seats = [Player(name=name) for name in players]
-        return CoinState(players=seats, settings=settings, host=host, rng=seed_state(seed))
+        return CoinState(players=seats, settings=settings, host=host, rng=new_rng_state(seed))
 
     def start(self, state: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
         s = state.model_copy(update={"deadline": now + state.settings.call_seconds})
@@ -112,7 +112,7 @@ class CoinGame(Game):
         seats = [Player(name=p.name, left=p.left) for p in state.players]
         # Step numbers go on from the last game's: no move of that game names one of this.
         return CoinState(players=seats, settings=state.settings, host=state.host,
-                         rng=seed_state(seed), step=state.step + 1)  # fmt: skip
+                         rng=new_rng_state(seed), step=state.step + 1)  # fmt: skip
 
     def parse_move(self, data: dict[str, Any]) -> _Move:
         kind = data.get("type") if isinstance(data, dict) else None
@@ -179,11 +179,11 @@ class CoinGame(Game):
         return self._flip(s, now) if s.phase == "call" else self._next_round(s, now)
 
     def _flip(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
-        rng = Rng(s.rng)
+        streams = Streams(s.rng)
         for p in s.players:  # the missing calls, in seat order, then the coin
-            s.calls.setdefault(p.name, rng.choice(SIDES))
-        s.coin = rng.choice(SIDES)
-        s.rng = rng.state
+            s.calls.setdefault(p.name, streams.secret.choice(SIDES))
+        s.coin = streams.public.choice(SIDES)
+        s.rng = streams.state()
         for p in s.players:
             p.score += s.calls[p.name] == s.coin
         s.oks = [p.name for p in s.players if p.left]

@@ -20,6 +20,7 @@ import random
 from engine.catch_the_witch import GameState, Phase, tables, view
 from engine.catch_the_witch.domain import Form, Ingredient, Role, Spell
 from engine.catch_the_witch.state import Day, Note, Peek, SeerResult
+from engine.rng import KEY_BYTES, RngState
 from tests.engine.burn_the_witch import leaks as burn_the_witch_leaks
 
 
@@ -69,7 +70,8 @@ def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameSt
         cat.seer_results = [SeerResult(day=1, target=seen, witch=rng.random() < 0.5)]
         hand = [rng.choice(list(Ingredient)) for _ in range(rng.randrange(0, 3))]
         cat.peeks = [Peek(day=1, target=seen, hand=hand, took=hand[0] if hand else None)]
-    s.rng = rng.getrandbits(64)
+    s.rng = RngState(key=rng.randbytes(KEY_BYTES).hex(), public=rng.randrange(99),
+                     secret=rng.randrange(99))  # fmt: skip
     s.scripted_required = [[rng.choice(list(Ingredient))]]
     if today is None or s.phase is Phase.GAME_OVER:
         return s

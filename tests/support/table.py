@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.catch_the_witch import GameState, apply, new_game, view, waiting_for
 from engine.catch_the_witch.domain import Form, Phase
+from engine.command_lines import SCENARIO_FORMAT
 
 
 class Table:
@@ -163,6 +164,7 @@ class Table:
 
     def scenario(self, description: str) -> dict[str, Any]:
         data: dict[str, Any] = {
+            "format": SCENARIO_FORMAT,
             "description": description,
             "players": list(self.roles),
             "seed": self.seed,

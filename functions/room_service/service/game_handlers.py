@@ -10,6 +10,7 @@ from pydantic import BaseModel
 from engine.effects import Effect, GameOver
 from engine.errors import GameError, IllegalAction
 from engine.game import Game
+from engine.rng import KEY_BITS
 
 from ..adapters.ports import Metrics
 from ..domain.lobby import forget_last_result, host_only, lobby_only
@@ -35,8 +36,12 @@ class GameHandlers:
 
     def start(self, room: Room, name: str, connection_id: str, msg: Start | Rematch) -> Change:
         """The host starts a game from the lobby: the first, or "Play again" after one
-        (issue 13: a finished game returns the room to the lobby). A new seed, and the
-        seats, their order and the settings as they are now."""
+        (issue 13: a finished game returns the room to the lobby). A new key, and the
+        seats, their order and the settings as they are now.
+
+        The key is 256 bits from the operating system's CSPRNG (``secrets``): every draw
+        of the game comes from it (engine/rng.py), so nobody can search for the deal from
+        what the table sees; it stays in the stored state and the server's journal."""
         host_only(room, name, "start the game")
         lobby_only(room, "start the game")
         game = room.rules
@@ -44,7 +49,7 @@ class GameHandlers:
         if problem:
             raise problem
         names = [seat.name for seat in room.seats]
-        state = game.new_game(names, room.settings, seed=secrets.randbits(32), host=room.host)
+        state = game.new_game(names, room.settings, seed=secrets.randbits(KEY_BITS), host=room.host)
         forget_last_result(room)
         room.state, effects = game.start(state, self.clock())
         self.metrics.count("GamesStarted")

@@ -16,11 +16,13 @@ import random
 from engine.burn_the_witch import views
 from engine.burn_the_witch.queries import sympathizer_kind
 from engine.burn_the_witch.state import Ballot, Dealt, GameState, Player
+from engine.rng import KEY_BYTES, RngState
 
 
 def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameState:
     s = state.clone()
-    s.rng = rng.getrandbits(64)
+    s.rng = RngState(key=rng.randbytes(KEY_BYTES).hex(), public=rng.randrange(99),
+                     secret=rng.randrange(99))  # fmt: skip
     if s.phase == "over":  # everything is revealed but the ballots, which are gone
         return s
     me = s.player(viewer) if viewer is not None else None

@@ -5,6 +5,7 @@ owner chosen in a trial; §3's one effect queue, first in, first out."""
 from engine.burn_the_witch import all_views
 from engine.burn_the_witch.state import QueuedEffect
 from engine.burn_the_witch.turn import Turn
+from engine.rng import new_rng_state
 
 from .support import D, N, W, burn_by_round, house, move, refused, started, time_out, villager_of
 
@@ -144,7 +145,7 @@ def test_s5_a_retribution_not_chosen_in_time_is_made_at_random_declining_include
 
 def trial_choosing_bo_seeded(seed):
     state = trial_choosing_bo()
-    state.rng = seed * 7919
+    state.rng = new_rng_state(seed * 7919)
     return state
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from engine.burn_the_witch import all_views, apply, new_game, start, tables
 from engine.errors import IllegalAction
+from engine.rng import new_rng_state
 
 from .support import (
     GAME,
@@ -187,7 +188,7 @@ def test_s6_an_away_pointers_target_is_drawn_at_random():
     on_trial = burn_by_round(started(deal()), villager_of(started(deal()), "Cy", D))
     targets = set()
     for seed in range(40):
-        state = on_trial.model_copy(update={"rng": seed * 7919})
+        state = on_trial.model_copy(update={"rng": new_rng_state(seed * 7919)})
         state = move(state, "Ann", type="mark_away", target="Bo")
         targets.add(state.trial.points["Bo"])
     assert targets == {"Ann", "Cy", "Di", "Ed"}

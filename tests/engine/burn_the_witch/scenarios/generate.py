@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.burn_the_witch.command_line import GAME, outcome_of
 from engine.burn_the_witch.state import GameState, Player
+from engine.command_lines import SCENARIO_FORMAT
 from engine.replaying import SECONDS_PER_ACTION
 
 HERE = Path(__file__).parent
@@ -109,7 +110,8 @@ class Director:
         self.move(s.pending.chooser, "retribute", target=None)
 
     def scenario(self, description: str) -> dict[str, Any]:
-        return {"description": description, "players": self.players, "seed": self.seed,
+        return {"format": SCENARIO_FORMAT, "description": description,
+                "players": self.players, "seed": self.seed,
                 "settings": self.settings, "actions": self.actions,
                 "expect": outcome_of(self.state)}  # fmt: skip
 
