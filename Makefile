@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: dev demo test lint test-engine test-service test-integration test-e2e unit property bench balance scenarios screens package package-code \
+.PHONY: dev demo test lint test-engine test-service test-integration test-e2e unit property bench balance scenarios name-tables screens package package-code \
 	deploy destroy clean
 
 # The runtime dependencies are pinned in functions/requirements.txt: the venv installs
@@ -74,6 +74,11 @@ scenarios: $(STAMP)
 	$(BIN)/python -m tests.engine.scenarios.generate
 	$(BIN)/python -m tests.engine.burn_the_witch.scenarios.generate
 
+## name-tables: rewrite functions/room_service/domain/name_tables.py (the look-alike tables
+## names.py compares player names with) from the installed ICU, through PyICU
+name-tables: $(STAMP)
+	$(BIN)/python -m functions.room_service.domain.make_name_tables
+
 ## package: build/lambda = functions/ + engine/ + the pinned runtime wheels for Lambda
 ## (arm64, Python 3.12), with bytecode compiled by Python 3.12 (no recompiling at cold start)
 PACKAGE_DIR     ?= build/lambda
@@ -97,11 +102,11 @@ $(PACKAGE_DIR)/.built: $(STAMP) $(RUNTIME_LOCK) $(PACKAGE_SOURCES) Makefile
 	$(LAMBDA_PYTHON_BIN) -m compileall -q -j 0 --invalidation-mode unchecked-hash $(PACKAGE_DIR)
 	touch $@
 
-## package-code: only the project's code (no tests/, frontend/, events/, caches)
+## package-code: only the project's code (no tests/, frontend/, events/, caches, build-time tools)
 package-code:
 	rm -rf $(PACKAGE_DIR) && mkdir -p $(PACKAGE_DIR)
 	cp -r functions engine $(PACKAGE_DIR)/
-	rm -f $(PACKAGE_DIR)/$(RUNTIME_LOCK)
+	rm -f $(PACKAGE_DIR)/$(RUNTIME_LOCK) $(PACKAGE_DIR)/functions/room_service/domain/make_name_tables.py
 	find $(PACKAGE_DIR) -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # `sam build` (template.yaml: BuildMethod makefile) runs one of these per function, with

@@ -99,6 +99,9 @@ def test_the_package_holds_the_code_and_no_tests_or_frontend(tmp_path):
     assert (target / "functions" / "message.py").exists()
     assert not (target / "functions" / "requirements.txt").exists()
     assert not list(target.rglob("test_*.py")) and not list(target.rglob("__pycache__"))
+    domain = target / "functions" / "room_service" / "domain"  # issue 32: the table, not its
+    assert (domain / "name_tables.py").exists()  # generator (which needs PyICU, a dev package)
+    assert not (domain / "make_name_tables.py").exists()
     check = "import functions.connect, functions.message, functions.disconnect, functions.timer"
     subprocess.run([sys.executable, "-c", check], cwd=target, check=True)
 

@@ -1,5 +1,7 @@
 """Player names (issue 18, deliverable 7): normalised, nothing invisible, 1–20 visible
-characters, and look-alike names refused as duplicates (functions/room_service/domain/names.py)."""
+characters, and look-alike names refused as duplicates (functions/room_service/domain/names.py);
+issue 32: look-alikes from Unicode's confusables (ICU's skeletons, name_tables.py), real names
+in the four languages still pass. The table against ICU itself: test_name_tables.py."""
 
 import itertools
 import json
@@ -120,6 +122,40 @@ def test_a_name_has_one_to_twenty_visible_characters():
 
 
 # -- look-alikes ----------------------------------------------------------------------------
+#: Issue 32: these passed next to a seated "Ann" and "Bob" under the hand-written table:
+#: Cherokee Ꭺ, small capital ᴀ, Armenian օ, the Devanagari, Lao and Thai zeros, Myanmar ဝ,
+#: small capital ᴏ.
+IMITATIONS = [("Ann", "Ꭺnn"), ("Ann", "ᴀnn"), ("Bob", "Bօb"), ("Bob", "B०b"), ("Bob", "B໐b"),
+              ("Bob", "B๐b"), ("Bob", "Bဝb"), ("Bob", "Bᴏb")]  # fmt: skip
+
+#: Real names in the four languages of the phone (English, Traditional Chinese, Ukrainian,
+#: Thai): each is kept (NFKC) and none clashes with another (tables of 12 or fewer).
+REAL_NAMES = {
+    "en": ["Ann", "Bob", "José", "Zoë", "Zoe", "Ann-Marie", "O'Brien", "O'Neil", "Mia", "Max",
+           "Ian", "Clara"],
+    "zh-Hant": ["小明", "陳美玲", "王小華", "林志偉", "張家豪", "李淑芬", "黃怡君", "小朋", "志明",
+                "美玲", "Ann", "Bob"],
+    "uk": ["Олена", "Андрій", "Оксана", "Ніна", "Тарас", "Ірина", "Юлія", "Богдан", "Ігор",
+           "Віра", "Сергій", "Ганна"],
+    "th": ["สมชาย", "มะลิ", "สมศักดิ์", "น้ำ", "นำ", "ปราณี", "สุดา", "ธนพล", "วิไล", "กิตติ",
+           "อรุณ", "ชัย"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("seated", "new"), IMITATIONS)
+def test_the_look_alikes_of_issue_32_clash(seated, new):
+    assert names_clash(seated, new) and names_clash(new, seated)
+
+
+@pytest.mark.parametrize("language", sorted(REAL_NAMES))
+def test_real_names_in_the_four_languages_are_kept_and_do_not_clash(language):
+    names = REAL_NAMES[language]
+    for name in names:
+        assert clean_name(name) == unicodedata.normalize("NFKC", name)  # Thai ำ: ํ + า
+    for a, b in itertools.combinations(names, 2):
+        assert not names_clash(a, b), (a, b)
+
+
 @pytest.mark.parametrize(
     ("seated", "new"),
     [
@@ -137,6 +173,11 @@ def test_a_name_has_one_to_twenty_visible_characters():
         ("Ann-Marie", "Ann‐Marie"),  # hyphen U+2010
         ("O'Neil", "O’Neil"),  # right single quote
         ("Zoë", "Zoe\u0308"),  # composed and decomposed
+        ("Ann", "ᴀɴɴ"), ("Bob", "ʙᴏʙ"),  # small capitals
+        ("Ann", "Ꭺnn"), ("Ann", "Аnn"), ("Ann", "Αnn"),  # one letter from another script
+        ("Tom", "Tοm"), ("Cam", "Carn"),  # Greek ο; m and rn (ICU maps m to rn)
+        ("❤️ Mia", "❤ Mia"),  # emoji or text presentation of the same heart
+        ("คำ", "ดำ"),  # ICU's Thai single-script confusable: ด and ต are drawn like ค
     ],
 )  # fmt: skip
 def test_confusable_names_clash(seated, new):
@@ -194,7 +235,7 @@ def test_an_exact_duplicate_is_still_refused():
     assert "name is taken" in h.error("late")["message"]
 
 
-@pytest.mark.parametrize("name", ["Bоb", "BOB", "B0b", "Ｂｏｂ"])
+@pytest.mark.parametrize("name", ["Bоb", "BOB", "B0b", "Ｂｏｂ", *(new for _, new in IMITATIONS)])
 def test_joining_under_a_confusable_of_a_seated_name_is_refused(name):
     h = Harness()
     h.table(["Ann", "Bob"])
@@ -204,6 +245,15 @@ def test_joining_under_a_confusable_of_a_seated_name_is_refused(name):
     assert error is not None and error["code"] == "name_taken", error
     assert "name is taken" in error["message"]
     assert h.room() == before
+
+
+@pytest.mark.parametrize("language", sorted(REAL_NAMES))
+def test_a_table_of_real_names_in_each_language_is_seated(language):
+    names = REAL_NAMES[language]
+    h = Harness()
+    h.table(names)
+    seated = [seat["name"] for seat in h.view(names[0])["seats"]]
+    assert seated == [unicodedata.normalize("NFKC", name) for name in names]
 
 
 def test_the_phone_shows_every_name_refusal_in_each_language():

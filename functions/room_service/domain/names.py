@@ -10,16 +10,37 @@ private-use and unassigned code points, unpaired surrogates, combining marks wit
 under them and stacks of more than four marks. Variation selector 15/16 (U+FE0E/U+FE0F,
 which phones add to emoji such as ❤️) is kept right after a visible character.
 
-``names_clash`` says whether a new name looks like a seated one (issue 18): the UTS #39
-idea of a *skeleton* (map each character to the one it is mistaken for, then compare), with
-a hand-written table instead of Unicode's confusables.txt. The PyPI candidates were not a
-fit: confusable-homoglyphs (last release 2024-01) ships no skeleton function and parses a
-900 KB JSON file at import (every Lambda cold start); confusables 1.2.0 has had no release
-since 2021. The table covers what phones at a party can type: Cyrillic and Greek letters
-that look like Latin ones (both cases), the Latin/digit look-alikes I l 1 | and O 0,
-Cyrillic З/б for 3/6, dash and apostrophe variants, the two obsolete Thai letters ฃ ฅ,
-and katakana that look like CJK ideographs. NFKC already folds full-width, mathematical
-and other compatibility forms.
+``names_clash`` says whether a new name looks like a seated one (issues 18 and 32): UTS #39
+*skeletons* (map each character to the one it is mistaken for, then compare) from Unicode's
+confusables, exactly as ICU computes them. The table is name_tables.py, generated at build
+time by make_name_tables.py beside it (``make name-tables``) with ICU's spoof checker
+through PyICU, a dev dependency only: the Lambda package needs nothing beyond the standard
+library and ships 26 KB of Python (2,527 characters mapped, read into a translate table in
+about 2 ms of cold import). tests/service/test_name_tables.py checks that the file is what
+the installed ICU generates and that these skeletons are ICU's, for every character and for
+strings of them.
+
+Why no package at run time: confusable-homoglyphs (last release 2024-01) ships no skeleton
+function and parses a 900 KB JSON file at import (every Lambda cold start); confusables
+1.2.0 has had no release since 2021; PyICU publishes no wheels (it compiles against the
+system's ICU, which the Lambda runtime lacks; ICU's libraries are about 40 MB) and icu4py
+has no spoof checker. The hand-written table used before (issue 18) missed whole scripts:
+Cherokee Ꭺ, Armenian օ, the Devanagari, Lao and Thai zeros and Myanmar ဝ all passed as o.
+
+So a name that borrows a letter or digit from another script (a mixed-script imitation)
+clashes with the seated name it copies, whatever script it borrows from, and no two names
+clash that ICU's skeletons tell apart in the same case (below): distinct names in one script
+(Олена/Оксана, 小明/小朋, น้ำ/นำ, Zoë/Zoe) both pass. Where ICU's confusables do fold letters
+of one script together (Thai ด and ต are drawn like ค, so ดำ clashes with คำ; Latin rn and m)
+the second name is refused, as ICU says, and nothing beyond. Names are NFKC-normalised
+first, so full-width, mathematical and other compatibility forms never reach the table.
+
+Two additions to ICU's skeleton. Small capitals (ᴀ, ʙ, ᴏ) have no case mapping and ICU's
+skeleton leaves most of them alone, so in the upper-case key they are read as the capital
+Unicode names them after (LATIN LETTER SMALL CAPITAL A → LATIN CAPITAL LETTER A; the table
+is generated too): "ᴀnn" is "ANN" like "Ann". And the emoji/text presentation selectors
+U+FE0E/U+FE0F (the only default-ignorable characters clean_name keeps) are dropped:
+"❤️ Mia" and "❤ Mia" show the same heart.
 
 Case: names are compared case-insensitively. On a shared screen "ann", "Ann" and "ANN" are
 the same cat to the people voting, and a case-only twin is the easiest impersonation; the
@@ -33,6 +54,8 @@ import unicodedata
 
 from engine.errors import IllegalAction, InvalidAction
 from engine.game import NAME_MAX
+
+from . import name_tables
 
 #: Visible characters (not counting combining marks) a name may have.
 NAME_VISIBLE_MAX = 20
@@ -144,56 +167,40 @@ def clean_name(raw: str) -> str:
 
 
 # -- look-alikes --------------------------------------------------------------------------
-def _table() -> dict[int, str]:
-    """Character → the character it is mistaken for (in that case, as drawn)."""
-    pairs = {
-        # Latin and digits: I l 1 | and O 0 (as UTS #39 maps them).
-        "I": "l", "1": "l", "|": "l", "ǀ": "l", "ı": "i", "0": "O", "ɑ": "a", "ɡ": "g",
-        # Cyrillic capitals, then small letters.
-        "А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "І": "l", "Ј": "J", "К": "K",
-        "М": "M", "О": "O", "Р": "P", "Ѕ": "S", "Т": "T", "Х": "X", "У": "Y", "Ү": "Y",
-        "Һ": "h", "Ӏ": "l", "Ԁ": "d", "Ԛ": "Q", "Ԝ": "W", "З": "3",
-        "а": "a", "с": "c", "е": "e", "о": "o", "р": "p", "х": "x", "у": "y", "ү": "y",
-        "ѕ": "s", "і": "i", "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
-        "г": "r", "б": "6",
-        # Greek capitals, then small letters.
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M",
-        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "Ϳ": "J",
-        "ο": "o", "α": "a", "ν": "v", "ι": "i", "ρ": "p", "υ": "u", "χ": "x", "γ": "y",
-        "ϲ": "c", "ϳ": "j",
-        # Dashes and apostrophes.
-        "‐": "-", "‑": "-", "‒": "-", "–": "-", "−": "-", "—": "一", "―": "一", "ー": "一",
-        "ㅡ": "一", "‘": "'", "’": "'", "‛": "'", "′": "'", "ʼ": "'", "`": "'", "´": "'",
-        # Thai: the two obsolete letters drawn like living ones.
-        "ฃ": "ข", "ฅ": "ค",
-        # Katakana drawn like CJK ideographs (and hiragana he like katakana he).
-        "ロ": "口", "エ": "工", "カ": "力", "タ": "夕", "ニ": "二", "ハ": "八", "ト": "卜",
-        "へ": "ヘ",
-    }  # fmt: skip
-    return {ord(char): like for char, like in pairs.items()}
+def _table(text: str) -> dict[int, str]:
+    """A name_tables.py table (``target: sources`` lines, hex) as a str.translate table."""
+    table: dict[int, str] = {}
+    for line in text.splitlines():
+        target, _, sources = line.partition(":")
+        like = "".join([chr(int(code, 16)) for code in target.split("+")]) if target else ""
+        for item in sources.split():
+            if "-" in item:
+                first, last = item.split("-")
+                table.update(dict.fromkeys(range(int(first, 16), int(last, 16) + 1), like))
+            else:
+                table[int(item, 16)] = like
+    return table
 
 
-_LOOKS_LIKE = _table()
-#: Letter pairs drawn like one letter (UTS #39 maps these too); only as typed.
-_PAIRS = (("rn", "m"), ("vv", "w"))
+#: Character → its UTS #39 skeleton (ICU's), plus the presentation selectors → nothing.
+_SKELETONS = _table(name_tables.SKELETONS) | dict.fromkeys(_EMOJI_PRESENTATION, "")
+#: Small capital → the capital letter it is drawn as (the upper-case key only).
+_SMALL_CAPITALS = _table(name_tables.SMALL_CAPITALS)
 
 
-def _skeleton(text: str, pairs: bool) -> str:
-    shape = unicodedata.normalize("NFD", text).translate(_LOOKS_LIKE)
-    shape = "".join(c for c in shape if ord(c) not in _EMOJI_PRESENTATION)
-    if pairs:
-        for pair, like in _PAIRS:
-            shape = shape.replace(pair, like)
-    return unicodedata.normalize("NFD", shape)
+def _skeleton(text: str) -> str:
+    """ICU's skeleton of NFKC ``text`` (without U+FE0E/U+FE0F): NFD, map, NFD again."""
+    mapped = unicodedata.normalize("NFKD", text).translate(_SKELETONS)
+    return unicodedata.normalize("NFD", mapped)
 
 
 def name_keys(name: str) -> tuple[str, str, str]:
     """The name's skeletons: as typed, in upper case, in lower case (see the module doc)."""
     text = unicodedata.normalize("NFKC", name)
     return (
-        _skeleton(text, pairs=True),
-        _skeleton(text.upper(), pairs=False),
-        _skeleton(text.casefold(), pairs=False),
+        _skeleton(text),
+        _skeleton(text.upper().translate(_SMALL_CAPITALS)),
+        _skeleton(text.casefold()),
     )
 
 
