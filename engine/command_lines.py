@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from .errors import GameError
 from .games import DEFAULT_GAME, GAMES
@@ -75,13 +75,26 @@ class ScenarioFile(BaseModel):
     #: and every action its ``t``: the times the game was given, so the same deadlines.
     started_at: float | None = None
     actions: list[dict[str, Any]]
-    #: The table's view as each step opened, for the browser's replay viewer (a file
-    #: downloaded from a room has them); the replay ignores them.
+    #: The table's view as each step opened, for the browser's replay viewer (files
+    #: downloaded from a room before issue 32 had them); the replay ignores them.
     steps: list[dict[str, Any]] | None = None
     #: Free text for people reading the file.
     description: str | None = None
     #: The outcome the file is meant to reach (tests check it; the replay ignores it).
     expect: dict[str, Any] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_a_viewers_file(cls, data: Any) -> Any:
+        # What a phone downloads from a room (docs/replay.md) shows the table's steps and
+        # holds no move: said in words, not as the fields it lacks.
+        if isinstance(data, dict) and data.get("kind") == "viewer":
+            raise ValueError(
+                "this is a viewer's file, downloaded from a room: it shows the table's steps "
+                "(open it in replay.html) and holds no moves, so it cannot be played again "
+                "(docs/replay.md)"
+            )
+        return data
 
     @field_validator("format")
     @classmethod

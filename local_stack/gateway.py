@@ -270,13 +270,17 @@ class Gateway:
     def _is_ping(body: str) -> bool:
         try:
             return json.loads(body).get("action") == "ping"
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             return False
 
     def _select_route(self, body: str) -> str:
+        """The frame's route: its selection key's value if that names a route, else
+        ``$default``, where a frame that cannot be read goes too (not JSON, not an
+        object, or nested past the parser's depth: about 1,000 brackets exhaust
+        Python's), so its handler answers it."""
         try:
             value = json.loads(body).get(self.selection_key)
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             return "$default"
         return value if isinstance(value, str) and value in self.routes else "$default"
 

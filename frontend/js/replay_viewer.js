@@ -1,16 +1,23 @@
-// The replay viewer (replay.html, issue 15): a finished game's replay file (docs/replay.md,
-// "A game played in a room") played back step by step in the browser, as the table saw
-// it: each step's public table view (the file's `steps`), drawn by the game's own screens
-// as a phone that watches sees them. Roles stay hidden until the last step unless
-// "Show roles" is on; then each cat's role is shown and the step's moves are listed.
+// The replay viewer (replay.html, issues 15 and 32): a finished game's viewer's file
+// (docs/replay.md, "A game played in a room") played back step by step in the browser, as
+// the table saw it: each step's public table view (the file's `steps`), drawn by the
+// game's own screens as a phone that watches sees them. The file holds what the game's
+// end screen reveals, nothing more (no move, ballot or ritual card). Roles stay hidden
+// until the last step unless "Show roles" is on; then each cat's role (from the end
+// screen's view) is shown on every step.
 // The file comes from the phone's game tab ("Watch the replay" opens this page in a new
 // tab, so the game's tab keeps its seat, and leaves the file in localStorage when it has
-// come) or from a file the player opens here.
+// come) or from a file the player opens here. A file this page cannot read is said so in
+// words, forgotten (a reload does not meet it again) and the file picker offered again.
 import { h, clear, replaceIfChanged } from "./dom.js";
 import { KEYS } from "./storage.js";
 import { loadLanguage, t, hasString } from "./i18n.js";
-import { gameByKey } from "./games.js";
+import { GAMES } from "./games.js";
 import * as strip from "./strip.js";
+
+// What a phone downloads says what it is (functions/room_service/domain/journal.py).
+const VIEWER_KIND = "viewer";
+const VIEWER_FORMAT = 1;
 
 const screen = document.getElementById("screen");
 const statusBar = document.getElementById("status");
@@ -43,15 +50,49 @@ async function main() {
 }
 
 function open(text) {
+  let file = null;
   try {
-    const file = JSON.parse(text);
-    if (!Array.isArray(file.steps) || !file.steps.length) throw new Error("no steps");
-    viewer.file = file;
-    viewer.at = 0;
-    viewer.problem = null;
-  } catch {
-    viewer.problem = t("replay_unreadable");
+    file = JSON.parse(text);
+  } catch { /* not JSON: refused below */ }
+  const problem = problemOf(file);
+  if (problem) {
+    refuse(problem);
+    return;
   }
+  viewer.file = file;
+  viewer.at = 0;
+  viewer.problem = null;
+}
+
+// A file the page cannot show: said in words, forgotten (the viewer's tab would open it
+// again on a reload) and the picker offered again.
+function refuse(problem) {
+  viewer.file = null;
+  viewer.at = 0;
+  viewer.problem = t(problem);
+  try {
+    localStorage.removeItem(KEYS.watchReplay);
+  } catch { /* storage blocked: nothing was kept */ }
+}
+
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+// Why a file cannot be shown (a string's key), or null: checked before any of it is
+// drawn, so a malformed file never reaches the game's screens. A viewer's file
+// ({"kind": "viewer", "format": 1}) and a file of the first kind (issue 15: `actions`
+// and `steps`; its steps are shown, its moves not) are read.
+function problemOf(file) {
+  if (!isObject(file) || !Array.isArray(file.steps)) return "replay_unreadable";
+  if (file.kind !== undefined && file.kind !== VIEWER_KIND) return "replay_unreadable";
+  if (file.kind === VIEWER_KIND && file.format !== VIEWER_FORMAT) {
+    return Number.isInteger(file.format) && file.format > VIEWER_FORMAT ? "replay_too_new" : "replay_damaged";
+  }
+  if (!file.steps.length || !GAMES.some((game) => game.key === file.game)) return "replay_damaged";
+  if (file.players !== undefined && !Array.isArray(file.players)) return "replay_damaged";
+  const cat = (p) => isObject(p) && typeof p.name === "string";
+  const step = (s) => isObject(s) && isObject(s.view) && typeof s.view.phase === "string"
+    && Array.isArray(s.view.players) && s.view.players.every(cat);
+  return file.steps.every(step) ? null : "replay_damaged";
 }
 
 function go(at) {
@@ -83,26 +124,6 @@ function shownView(file, index) {
   };
 }
 
-// The moves made during step `index` (shown with the roles: they hold every secret but
-// what the game never shows, `neverShown`: a ritual's cards, a ballot).
-function movesOf(file, index, game) {
-  const from = file.steps[index].at;
-  const to = index + 1 < file.steps.length ? file.steps[index + 1].at : file.actions.length;
-  const start = file.started_at || 0;
-  const known = roles(file);
-  return file.actions.slice(from, to).map((a) => {
-    const { type, player, t: at, ...all } = a;
-    const hidden = (game.neverShown || {})[type] || [];
-    const fields = Object.fromEntries(Object.entries(all).filter(([k]) => !hidden.includes(k)));
-    const when = at !== undefined ? `${Math.floor((at - start) / 60)}:${String(Math.floor((at - start) % 60)).padStart(2, "0")}` : "";
-    const who = player ? `${player}${known[player] ? ` (${roleName(known[player])})` : ""}` : "—";
-    // The move as the file has it (the engine's names), made readable: "witch spell · spell: frog".
-    const what = Object.entries(fields).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v ?? "–"}`);
-    return h("li", {}, h("span", { class: "muted" }, when), " ", h("strong", {}, who), " ",
-      [type.replace(/_/g, " "), ...what].join(" · "));
-  });
-}
-
 function controls(file) {
   const last = file.steps.length - 1;
   return h("nav", { class: "replay-controls", "aria-label": t("replay_controls") },
@@ -129,34 +150,41 @@ function opener() {
 }
 
 function render() {
-  const file = viewer.file;
+  if (viewer.file) {
+    try {
+      showStep(viewer.file);
+      return;
+    } catch (failure) {
+      // A view the shape check let through that the game's screens cannot draw: the file
+      // is refused like any other unreadable one, never a blank page.
+      console.warn("replay: a step could not be drawn", failure);
+      refuse("replay_damaged");
+    }
+  }
   const parts = [h("h1", {}, t("replay_title"))];
   if (viewer.problem) parts.push(h("p", { class: "error", role: "alert" }, viewer.problem));
-  if (!file) {
-    parts.push(h("p", {}, t("replay_intro")), opener());
-    replaceIfChanged(screen, parts);
-    clear(statusBar);
-    return;
-  }
-  const game = gameByKey(file.game);
+  parts.push(h("p", {}, t("replay_intro")), opener());
+  replaceIfChanged(screen, parts, { force: true });
+  delete screen.dataset.phase;
+  clear(statusBar);
+}
+
+function showStep(file) {
+  const game = GAMES.find((g) => g.key === file.game);
   const v = shownView(file, viewer.at);
-  parts.push(controls(file));
+  const parts = [h("h1", {}, t("replay_title")), controls(file)];
   const known = roles(file);
   if (viewer.showRoles && Object.keys(known).length) {
     parts.push(h("ul", { class: "replay-roles" },
       ...Object.entries(known).map(([name, role]) => h("li", {}, h("strong", {}, name), ` ${roleName(role)}`))));
   }
   parts.push(...game.render(v, ctx));
-  if (viewer.showRoles) {
-    const moves = movesOf(file, viewer.at, game);
-    if (moves.length) parts.push(h("h2", {}, t("replay_moves")), h("ol", { class: "panel replay-moves" }, ...moves));
-  }
-  parts.push(opener());
-  replaceIfChanged(screen, parts, { force: true });
-  screen.dataset.phase = v.phase;
   const own = game.strip ? game.strip(v, ctx) : null;
   const facts = own ? own.facts.filter(Boolean) : [];
   const cats = own ? own.cats : strip.genericCats(v);
+  parts.push(opener());
+  replaceIfChanged(screen, parts, { force: true });
+  screen.dataset.phase = v.phase;
   replaceIfChanged(statusBar, [h("div", { class: "facts" }, ...facts),
     h("div", { class: "cats-row" }, h("ul", { class: "cats", "aria-label": t("strip_cats") }, ...cats))]);
 }

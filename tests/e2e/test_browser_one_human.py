@@ -9,8 +9,9 @@ panel shows while held; any Latin-letter word other than the players' names and 
 code fails the test. The host makes the role set two witches and deals again (a new
 room) until the human is a witch, so that her place choice and witches' turn are checked
 against what every phone shows: the place buttons, and the Gathering scene with the
-countdown and her pop-up inside it. Its result screen's replay file, downloaded, plays
-with the engine to the end the screen shows, and opens in the replay viewer (issue 15)."""
+countdown and her pop-up inside it. Its result screen's replay file, downloaded, is the
+viewer's file (issue 32) ending on the end the screen shows, and opens in the replay viewer
+(issue 15)."""
 
 import json
 from pathlib import Path
@@ -18,7 +19,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from engine.command_lines import helpers_of
 from tests.support.bot_table import table_of
 from tests.support.tells import LOOK_JS
 from tests.support.ui_table import ARTIFACTS, LOCALES, UiTable, screenshot
@@ -167,13 +167,13 @@ def test_one_human_witch_among_bots_plays_a_whole_game_without_english_or_tells(
         # choice says nothing of a guarded place.
         assert say["witch_guard_hint"] not in look["popup_text"], look
     assert any(say["witch_place"] in look["popup_text"] for look in witch_looks["witches"])
-    # Issue 15: the result screen's replay file, as the phone saves it, plays with the
-    # engine (the file names its game) to the end the screen shows.
+    # Issue 15: the result screen's replay file, as the phone saves it: the viewer's file
+    # (issue 32: the table's steps, no moves), whose last step is the end the screen shows.
     with page.expect_download() as download:
         page.click("#download-replay")
     file = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
-    replay = helpers_of(file["game"])
-    outcome = replay.outcome_of(replay.run(replay.Scenario.model_validate(file)))
+    assert (file["kind"], file["format"]) == ("viewer", 1) and "actions" not in file
+    outcome = file["steps"][-1]["view"]["outcome"]
     shown = page.locator("main").inner_text()
     assert say[f"winner_{outcome['winner']}"] in shown, (outcome, shown)
     assert say[f"reason_{outcome['reason']}"] in shown, (outcome, shown)

@@ -19,6 +19,7 @@ from local_stack.lambdas import Invocation
 from local_stack.stack import LocalStack, Options
 from local_stack.template import Function, Template
 from tests.support.local_stack_process import until
+from tests.support.service_harness import Harness
 
 CONNECT = Function("ConnectFunction", "functions.connect.handler", 10, 512)
 DISCONNECT = Function("DisconnectFunction", "functions.disconnect.handler", 10, 512)
@@ -52,11 +53,12 @@ async def _serve(gateway: Gateway):
     return runner, runner.addresses[0][1]
 
 
-def run_gateway(test, **options):
+def run_gateway(test, lambdas=None, **options):
     """Runs `test(gateway, lambdas, port, session)` against a live local gateway."""
 
     async def main():
-        lambdas = RecordingLambdas()
+        nonlocal lambdas
+        lambdas = lambdas or RecordingLambdas()
         gateway = Gateway(ROUTES, "$request.body.action", lambdas, stage="prod",
                           frontend=Path("/nonexistent"), **options)  # fmt: skip
         runner, port = await _serve(gateway)
@@ -145,6 +147,55 @@ def test_a_failed_handler_tells_the_phone_like_api_gateway():
     reply = run_gateway(test)
     assert reply["message"] == "Internal server error"
     assert {"connectionId", "requestId"} <= reply.keys()
+
+
+class ServiceLambdas(RecordingLambdas):
+    """The message route answered by the room service's own reading of the frame (in
+    memory, tests/support/service_harness.py): its replies are sent back on the socket, as
+    the real handler posts them through the management API."""
+
+    def __init__(self):
+        super().__init__()
+        self.harness = Harness()
+        self.gateway: Gateway | None = None
+
+    async def invoke(self, function: Function, event: dict) -> Invocation:
+        self.events.append(event)
+        context = event["requestContext"]
+        if context["routeKey"] == "$default":
+            connection = context["connectionId"]
+            before = len(self.harness.messages(connection))
+            self.harness.service.message(connection, event["body"])
+            for reply in self.harness.messages(connection)[before:]:
+                await self.gateway._send(self.gateway.connections[connection], reply)
+        return Invocation({"statusCode": 200}, None, 0.001)
+
+
+def test_a_frame_nested_too_deep_to_parse_is_answered_once_like_any_unreadable_frame():
+    """Issue 32: a frame of about 1,900 nested brackets (under 4 KB) made the route
+    selection's JSON parser raise RecursionError, and the frame went unanswered. Like any
+    frame that cannot be read ("not json"), it now goes to $default, whose handler answers
+    it with one error (the service refuses it as nested too deeply)."""
+    deep = '{"action": "ok", "x": ' + "[" * 1900 + "]" * 1900 + "}"
+    lambdas = ServiceLambdas()
+
+    async def test(gateway, lambdas, port, session):
+        lambdas.gateway = gateway
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        answers = []
+        for body in (deep, "not json"):
+            await socket.send_str(body)
+            answers.append(json.loads((await socket.receive(timeout=5)).data))
+        with pytest.raises(asyncio.TimeoutError):  # one answer each, nothing more
+            await socket.receive(timeout=0.3)
+        return answers, lambdas.routes(), [e.get("body") for e in lambdas.events]
+
+    answers, routes, bodies = run_gateway(test, lambdas)
+    assert len(deep) < 4096
+    assert routes == ["$connect", "$default", "$default"]
+    assert bodies[1:] == [deep, "not json"]
+    assert [(a["type"], a["code"]) for a in answers] == [("error", "bad_message"),
+                                                           ("error", "not_json")]  # fmt: skip
 
 
 def test_the_throttle_fault_answers_the_next_frames_like_api_gateway_and_spares_pings():

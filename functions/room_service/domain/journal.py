@@ -1,6 +1,7 @@
 """The game's journal: every turn a room's game takes, written down as it is taken, so a
-finished game can be downloaded as a replay file that ``python -m engine.replay`` plays
-to the same end (issue 15, docs/replay.md "A game played in a room").
+finished game can be played again to the same end (``replay_file``: ``python -m
+engine.replay`` plays it) and shown, step by step, as its table saw it (``viewer_file``:
+what a phone downloads, issue 15 and issue 32; docs/replay.md "A game played in a room").
 
 Every call into a room's game goes through ``Room.rules``, which is the game wrapped in a
 ``JournaledGame``: each turn that changes the state (a new deal and its start, a move, a
@@ -15,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.command_lines import SCENARIO_FORMAT
 from engine.effects import Effect
 from engine.game import Game
 from engine.games import game_of
@@ -97,24 +99,44 @@ def last_game(entries: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     return None if opening is None else entries[opening:]
 
 
+#: What a phone downloads (``viewer_file``) says what it is: ``"kind": "viewer"``, and its
+#: own format (docs/replay.md), apart from the scenario files' ``SCENARIO_FORMAT``.
+VIEWER_KIND = "viewer"
+VIEWER_FORMAT = 1
+
+
 def replay_file(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """A replay file (docs/replay.md) of one game's journal (``last_game``): its deal, the
-    time it started and every turn with the time the game was given (seconds since the
-    epoch, as played: the same times give the same deadlines, so the same game), but only
-    the final choice where a player changed one (``final_choices``), and for the browser's
-    viewer the table's view as each step opened (``table_steps``). ReplayError if the
-    journal does not play (a step's items gone with their TTL)."""
+    """The scenario file (docs/replay.md) of one game's journal (``last_game``), which
+    ``python -m engine.replay`` plays to the same end: its deal (the game's key
+    included), the time it started and every turn with the time the game was given
+    (seconds since the epoch, as played: the same times give the same deadlines, so the
+    same game), but only the final choice where a player changed one (``final_choices``).
+    It holds every secret of the game: the server and its tests use it, no phone gets it
+    (``viewer_file``). ReplayError if the journal does not play (a step's items gone with
+    their TTL)."""
     deal, rest = entries[0], entries[1:]
     started = next((e["t"] for e in rest if e.get("type") == START), None)
     file = {
-        "game": deal["game"], "players": deal["players"], "seed": deal["seed"],
-        "host": deal["host"], "settings": deal["settings"], "started_at": started,
-        "actions": [e for e in rest if e.get("type") != START],
+        "format": SCENARIO_FORMAT, "game": deal["game"], "players": deal["players"],
+        "seed": deal["seed"], "host": deal["host"], "settings": deal["settings"],
+        "started_at": started, "actions": [e for e in rest if e.get("type") != START],
     }  # fmt: skip
-    game = game_of(file["game"])
-    file["actions"] = final_choices(game, file)
-    file["steps"] = table_steps(game, file)
+    file["actions"] = final_choices(game_of(file["game"]), file)
     return file
+
+
+def viewer_file(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a phone downloads of one game's journal (issue 32): the game as its table saw
+    it, which reveals what the game's end screen reveals and nothing more. ``steps``: the
+    public table view as each step opened (``table_steps``), the last being the end
+    screen's. No move, no key, no ballot, no ritual card: a viewer's file cannot be played
+    again (the journal can: ``replay_file``). ReplayError as ``replay_file``."""
+    file = replay_file(entries)
+    return {
+        "kind": VIEWER_KIND, "format": VIEWER_FORMAT, "game": file["game"],
+        "players": file["players"], "started_at": file["started_at"],
+        "steps": table_steps(game_of(file["game"]), file),
+    }  # fmt: skip
 
 
 def _played(game: Game, file: dict[str, Any]) -> Iterator[tuple[int, Any, Any]]:
@@ -147,15 +169,14 @@ def final_choices(game: Game, file: dict[str, Any]) -> list[dict[str, Any]]:
 
 def table_steps(game: Game, file: dict[str, Any]) -> list[dict[str, Any]]:
     """The public table view (``Game.table_view``: what a shared screen shows) as each step
-    of the file's game opened, and ``at``, the index of the first action made in it: the
-    viewer steps through these, and shows the actions of a step once roles are shown. The
-    game is played again from the file (engine/replaying.py), as the command line does."""
+    of the file's game opened, ``{"view": ...}``: the viewer steps through these. The game
+    is played again from the file (engine/replaying.py), as the command line does."""
     steps: list[dict[str, Any]] = []
-    for index, before, state in _played(game, file):
+    for _, before, state in _played(game, file):
         if before is not None and game.step(state) == game.step(before):
             continue
         view = game.table_view(state)
         # A step only some players see (the Knight's guard) is no step of the table's.
         if not steps or view["step"] != steps[-1]["view"]["step"]:
-            steps.append({"at": index + 1, "view": view})
+            steps.append({"view": view})
     return steps

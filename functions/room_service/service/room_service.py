@@ -273,7 +273,8 @@ class RoomService(LobbyHandlers, GameHandlers):
     # == a finished game's replay ==========================================================
     def replay(self, room: Room, name: str, connection_id: str, msg: Replay) -> Change:
         """The replay file of the game the lobby shows the result of, for a seat that
-        played it (issue 15): its journal read from the step items (journal.py), sent to
+        played it (issue 15): the viewer's file of its journal read from the step items
+        (journal.py: the table's steps, nothing its end screen does not show), sent to
         this phone alone in parts of at most ``REPLAY_PART_CHARS`` (zlib, base64), so no
         frame passes API Gateway's 32 KB. Nothing is written."""
         seat = room.seat(name)
@@ -285,7 +286,7 @@ class RoomService(LobbyHandlers, GameHandlers):
         if entries is None:  # played before journals were kept, or past the items' TTL
             raise not_kept
         try:
-            file = journal.replay_file(entries)
+            file = journal.viewer_file(entries)
         except (ReplayError, GameError, KeyError, TypeError, ValueError) as exc:
             # Some of its items are gone (TTL removes them late and in no order) or were
             # written by another version: what is left does not play.

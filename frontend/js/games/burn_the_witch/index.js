@@ -13,9 +13,6 @@ export const nameKey = "btw_game";
 export const icon = "🔥";
 export const players = { min: 5, max: 10 }; // engine/burn_the_witch/tables.py
 export const seatsKey = "players_seated"; // the lobby's heading: "Players at the table (n/max)"
-// What no screen ever shows of a move, even in a finished game's replay viewer: how a
-// player voted (RULES-burn-the-witch §3: the counts are revealed, never who cast them).
-export const neverShown = { vote: ["burn", "save"] };
 
 // One key per step a player acts in: the phase, the round, how far the story has gone (each
 // burn, trial and hex is a new step) and whose choice is pending. Public fields only: every

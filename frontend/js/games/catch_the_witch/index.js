@@ -15,9 +15,6 @@ export const nameKey = "game_catch_the_witch"; // its name in frontend/i18n/*.js
 export const icon = "🐈‍⬛";
 export const players = { min: 4, max: 12 }; // engine/catch_the_witch/tables.py
 export const seatsKey = "seats"; // the lobby's heading: its players are cats
-// What no screen ever shows of a move, even in a finished game's replay viewer: the card a
-// member played in a ritual (RULES §7: only Success or Failure is shown).
-export const neverShown = { play_card: ["card"] };
 
 const SCREENS = { ...MORNING_SCREENS, ...DAY_SCREENS, ...END_SCREENS };
 
