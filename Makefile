@@ -11,7 +11,14 @@ STAMP  := $(VENV)/.installed
 # them as constraints, so the tests run the versions the Lambda package ships.
 RUNTIME_LOCK := functions/requirements.txt
 
+# PyICU (a dev dependency: make name-tables and its test) has no wheels: it compiles against
+# Debian's ICU, installed here when missing (root on a fresh machine), as .ci/run does.
+ICU_PACKAGES := libicu-dev pkg-config g++
+
 $(STAMP): pyproject.toml $(RUNTIME_LOCK)
+	@pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null || { \
+	  echo "Installing $(ICU_PACKAGES) (apt) for PyICU..."; \
+	  apt-get update -qq && apt-get install -y -qq $(ICU_PACKAGES) >/dev/null; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]' -c $(RUNTIME_LOCK)

@@ -131,6 +131,13 @@ class Game(ABC):
     @abstractmethod
     def is_over(self, state: BaseModel) -> bool: ...
 
+    def pushes_every_move(self, state: BaseModel) -> bool:
+        """Whether every move on this step is pushed to every seat, whoever made it (issue
+        32): True where a move may change another seat's view in secret (a witch's choice
+        shown to the other witches), so who is sent a frame never tells who moved. False:
+        a move that changes only its mover's view is acknowledged to the mover alone."""
+        return False
+
     @abstractmethod
     def seat_step(self, state: BaseModel, player: str) -> int:
         """The step number ``player``'s view shows: a move is taken only on it. It may

@@ -81,6 +81,12 @@ class BurnTheWitch(Game):
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"
 
+    def pushes_every_move(self, state: GameState) -> bool:
+        """Every step (issue 32): a vote or a pointing finger shows on every phone anyway,
+        and the coven's bewitching, on a step only three seats see, must not be told by
+        which phones get a frame."""
+        return True
+
     def seat_step(self, state: GameState, player: str) -> int:
         return state.step  # no step is secret: the witching hour is one scene for all
 

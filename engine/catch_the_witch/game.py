@@ -84,6 +84,14 @@ class CatchTheWitch(Game):
     def is_over(self, state: GameState) -> bool:
         return state.phase is Phase.GAME_OVER
 
+    #: The steps on which a move may change another cat's view in secret: the witches' 15
+    #: seconds (each witch sees the others' choices) and the discussion (the Pickpocket's
+    #: take changes its target's hand). Every move on them reaches every cat (issue 32).
+    PUSH_EVERY_MOVE = frozenset({Phase.WITCHES, Phase.DISCUSSION})
+
+    def pushes_every_move(self, state: GameState) -> bool:
+        return state.phase in self.PUSH_EVERY_MOVE
+
     def seat_step(self, state: GameState, player: str) -> int:
         return views.seat_step(state, player)
 

@@ -33,7 +33,7 @@ def _game(seed: int) -> tuple[Harness, random.Random]:
     seed of its own: pinned here, so each run plays the same games)."""
     h = Harness()
     h.table(NAMES)
-    with mock.patch.object(game_handlers.secrets, "randbits", lambda bits: seed):
+    with mock.patch.object(game_handlers, "new_game_key", lambda: seed):
         h.send("Ann", action="start")
     return h, random.Random(seed)
 
@@ -199,7 +199,8 @@ def test_a_rematch_numbers_its_steps_after_the_last_game_s():
 def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
     """§6.3 / §2.3: at every step, every seat pinging with the view it shows gets exactly a
     bare pong (whoever it is: witch, Knight, villager), and when the Knight's guard step
-    begins nobody else is sent anything and their step does not change."""
+    begins every seat is sent one frame, as long as the Knight's (issue 32: who gets a
+    frame must not point at the Knight), and nobody else's view or step changes."""
     guard_steps = 0
     for seed in range(4):
         h, rng = _game(seed)
@@ -224,13 +225,20 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
             others = [n for n in NAMES if n != knight]
             counts = {n: len(h.messages(n)) for n in others}
             steps = {n: h.view(n)["step"] for n in others}
+            views = {n: h.view(n) for n in others}
+            pushes = len(h.pusher.pushes)
             phase_before = h.room().state.phase.value
             if not _move(h, rng, guard=True, sent=sent):
                 break
             if phase_before != "guard" and h.room().state.phase.value == "guard":
                 guard_steps += 1
-                assert all(len(h.messages(n)) == counts[n] for n in others if n != sent[-1][0])
+                bystanders = [n for n in others if n != sent[-1][0]]
+                assert all(len(h.messages(n)) == counts[n] + 1 for n in bystanders)
+                assert all(h.view(n) == views[n] for n in bystanders)
                 assert {n: h.view(n)["step"] for n in others} == steps
+                frames = [f for push in h.pusher.pushes[pushes:] for f in push]
+                assert {c for c, _ in frames} == set(NAMES)
+                assert len({length for _, length in frames}) == 1
     assert guard_steps >= 3
 
 

@@ -1,6 +1,5 @@
 """The Pusher port over the API Gateway management API (posts to WebSocket connections)."""
 
-import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -8,6 +7,7 @@ from typing import Any
 from . import aws_client
 from .aws_client import PUSH_THREADS
 from .ports import Pusher
+from .wire import frame_bytes
 
 
 class ApiGatewayPusher(Pusher):
@@ -25,8 +25,7 @@ class ApiGatewayPusher(Pusher):
         def post(item: tuple[str, dict[str, Any]]) -> str | None:
             connection_id, message = item
             try:
-                api.post_to_connection(ConnectionId=connection_id,
-                                       Data=json.dumps(message, separators=(",", ":")).encode())  # fmt: skip
+                api.post_to_connection(ConnectionId=connection_id, Data=frame_bytes(message))
             except gone_error:
                 return connection_id
             return None

@@ -15,6 +15,7 @@ from ..domain.room import (
 from ..service.commands import TimerMessage
 from .ports import Connections, Metrics, Pusher, RoomStore, Timers
 from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
+from .wire import frame_bytes
 
 
 class MemoryRoomStore(RoomStore):
@@ -145,19 +146,25 @@ class MemoryConnections(Connections):
 
 
 class MemoryPusher(Pusher):
-    """Records every message per connection; ``gone`` connections answer 410."""
+    """Records every message per connection as the phone reads it (``sent``: without the
+    padding a phone ignores, service/frames.py) and every push as it goes on the wire
+    (``pushes``: each post's connection and frame length, per ``push`` call); ``gone``
+    connections answer 410."""
 
     def __init__(self) -> None:
         self.sent: dict[str, list[dict[str, Any]]] = {}
+        self.pushes: list[list[tuple[str, int]]] = []
         self.gone: set[str] = set()
 
     def push(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:
         dropped = []
+        self.pushes.append([(c, len(frame_bytes(message))) for c, message in messages])
         for connection_id, message in messages:
             if connection_id in self.gone:
                 dropped.append(connection_id)
             else:
-                self.sent.setdefault(connection_id, []).append(message)
+                read = {key: value for key, value in message.items() if key != "pad"}
+                self.sent.setdefault(connection_id, []).append(read)
         return dropped
 
     def last(self, connection_id: str, kind: str = "view") -> dict[str, Any] | None:

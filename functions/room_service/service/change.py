@@ -52,6 +52,9 @@ class Change:
     pong: Pong | None = None
     #: A table screen that began watching: sent the public view whether it changed or not.
     watcher: str | None = None
+    #: The seat whose move this is, when its move left the step as it was: if only its
+    #: view changed, only it is sent one (delivery.py: the acknowledgement).
+    mover: str | None = None
 
 
 def no_change() -> Change:

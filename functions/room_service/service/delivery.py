@@ -1,14 +1,23 @@
 """Delivery: after a unit of work has written, schedule its timers and push its messages
 and views. It returns the connections found gone (HTTP 410) and changes nothing itself:
-the caller decides what a gone phone means for its seat."""
+the caller decides what a gone phone means for its seat.
+
+What goes on the wire tells an onlooker nothing a role decides (issue 32): every frame of
+a room is padded to one size (frames.py), and a push reaches every connected seat or the
+mover alone, never a set of seats that a secret move picked (``_push_views``)."""
 
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..adapters.ports import Pusher, Timers
-from . import replies
+from ..domain.room import Room
+from . import frames, replies
 from .change import Commit, Seen
 from .replies import view_for
+
+#: A ``seq`` as long as the unit of work's stamps (microseconds): frames are sized with it
+#: where no commit gives one (an error refusing a move).
+_STAMP_SIZED_SEQ = 10**15
 
 
 class Delivery:
@@ -35,10 +44,11 @@ class Delivery:
 
     def _push_all(self, commit: Commit) -> list[str]:
         room, change = commit.room, commit.change
-        gone = [c for c, message in change.direct for c in self.pusher.push([(c, message)])]
+        sent = _RoomFrames(room, commit.seq)
+        gone = [c for c, message in change.direct for c in self._post([(c, sent.pad(message))])]
         pushed: set[str] = set()
         if change.push_views:
-            pushed, gone_views = self._push_views(commit.room, commit.seq, commit.seen)
+            pushed, gone_views = self._push_views(sent, commit.seen, change.mover)
             gone += gone_views
         if change.pong:
             pong = change.pong
@@ -46,54 +56,93 @@ class Delivery:
             # other seats' pending moves nor steps the seat does not see (issue 18). A view
             # sent answers the ping as well: no pong beside it (issue 16: one message).
             if pong.name not in pushed:
-                view = replies.view_message(commit.seq, view_for(room, pong.name))
+                view = sent.view(pong.name)
                 answer = view if view["rev"] != pong.client_rev else (
                     replies.PONG if pong.answer else None)  # fmt: skip
                 if answer is not None:
-                    gone += self.pusher.push([(pong.connection_id, answer)])
-        return gone + self._push_watchers(commit)
+                    gone += self._post([(pong.connection_id, sent.pad(answer))])
+        return gone + self._push_watchers(commit, sent)
 
-    def _push_watchers(self, commit: Commit) -> list[str]:
+    def _push_watchers(self, commit: Commit, sent: "_RoomFrames") -> list[str]:
         """The room's public view to its table screens, only when it changed (a witch's
         secret move leaves it as it was: nothing is sent, so the table screen's traffic
-        tells nothing either), or changed only in the game's ``progress_fields`` (as for
-        the phones); a table screen that just began watching gets it anyway."""
+        tells nothing either), or changed only in the game's ``progress_fields``, as for
+        the phones; a table screen that just began watching gets it anyway."""
         room, seen = commit.room, commit.seen
         if not room.watchers:
             return []
-        view = replies.public_view(room)
+        view = sent.public()
         had = seen.public if seen else None
-        if had is None or not replies.same_but_progress(had, view, room.rules.progress_fields):
+        if had is None or not replies.same_but_progress(had, view["view"],
+                                                        room.rules.progress_fields):  # fmt: skip
             targets = list(room.watchers)
         elif commit.change.watcher in room.watchers:
             targets = [commit.change.watcher]
         else:
             return []
-        message = replies.view_message(commit.seq, view)
-        return self.pusher.push([(watcher, message) for watcher in targets])
+        message = sent.pad(view)
+        return self._post([(watcher, message) for watcher in targets])
 
-    def send(self, connection_id: str, message: dict[str, Any]) -> list[str]:
-        """One message to one phone; the connection if it was found gone."""
-        return self.pusher.push([(connection_id, message)])
+    def send(self, connection_id: str, message: dict[str, Any], room: Room | None = None,
+             ) -> list[str]:  # fmt: skip
+        """One message to one phone (padded to the frames of ``room``, the room it was
+        refused in, if any); the connection if it was found gone."""
+        size = _RoomFrames(room, _STAMP_SIZED_SEQ).size if room is not None else 0
+        return self._post([(connection_id, frames.padded(message, size))])
 
-    def _push_views(self, room, seq: int, seen: Seen | None) -> tuple[set[str], list[str]]:
-        """Each connected seat's new view, except to seats that already have it (a place, a
-        witch's choice, a Seer's look change only the mover's own view) or whose view
-        changed only in the game's ``progress_fields``, its waiting list (issue 16: a move
-        that leaves the step as it is is acknowledged to its mover alone; the others'
-        lists are brought up to date at the step's end, or when a phone asks: a ``ping``
-        with its ``rev``): the seats pushed, and the connections found gone."""
-        game_views = room.rules.views(room.state) if room.state else None
+    def _post(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:
+        return self.pusher.push(messages) if messages else []
+
+    def _push_views(self, sent: "_RoomFrames", seen: Seen | None, mover: str | None,
+                    ) -> tuple[set[str], list[str]]:  # fmt: skip
+        """The seats' new views: none if no seat's view changed but in the game's
+        ``progress_fields`` (its waiting list: issue 16, brought up to date at the step's
+        end or when a phone pings with its ``rev``); the mover's alone if only the mover's
+        changed (a place, a vote: the acknowledgement of a move that leaves the step as it
+        is); otherwise every connected seat's. A move whose effect on other seats is secret
+        (a witch's choice shown to the coven, a card taken from a hand) is thus not told by
+        who gets a frame: on the steps the game names (``pushes_every_move``) every move
+        reaches every seat, whoever made it. The seats pushed, and the connections gone."""
+        room = sent.room
+        game_views = sent.game_views
         had = seen.game_views(room, game_views) if seen else None
-        seats = [
-            s for s in room.seats
-            if s.connection and not (had and s.name in had and replies.same_but_progress(
+        changed = {
+            s.name for s in room.seats
+            if not (had and s.name in had and replies.same_but_progress(
                 had[s.name], game_views[s.name], room.rules.progress_fields))
-        ]  # fmt: skip
-        if not seats:
+        }  # fmt: skip
+        if not changed:
             return set(), []
-        messages = [
-            (seat.connection, replies.view_message(seq, view_for(room, seat.name, game_views)))
-            for seat in seats
-        ]
-        return {seat.name for seat in seats}, self.pusher.push(messages)
+        alone = (
+            had is not None and changed == {mover} and not room.rules.pushes_every_move(room.state)
+        )
+        seats = [s for s in room.seats if s.connection and (not alone or s.name == mover)]
+        messages = [(seat.connection, sent.pad(sent.view(seat.name))) for seat in seats]
+        return {seat.name for seat in seats}, self._post(messages)
+
+
+class _RoomFrames:
+    """The frames of one delivery to a room: every seat's view message, built once, and
+    the size each frame is padded to (frames.py: the class of the largest view)."""
+
+    def __init__(self, room: Room, seq: int) -> None:
+        self.room, self.seq = room, seq
+        self.game_views = room.rules.views(room.state) if room.state is not None else None
+        self._views = {
+            seat.name: replies.view_message(seq, view_for(room, seat.name, self.game_views))
+            for seat in room.seats
+        }
+        self._public = (
+            replies.view_message(seq, replies.public_view(room)) if room.watchers else None
+        )
+        self.size = frames.room_size([*self._views.values(), *filter(None, [self._public])])
+
+    def view(self, name: str) -> dict[str, Any]:
+        return self._views[name]
+
+    def public(self) -> dict[str, Any]:
+        assert self._public is not None
+        return self._public
+
+    def pad(self, message: dict[str, Any]) -> dict[str, Any]:
+        return frames.padded(message, self.size)

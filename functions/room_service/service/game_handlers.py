@@ -2,7 +2,7 @@
 it is given and returns a Change; every call into the game goes through ``room.rules``
 (engine/game.py), so no handler knows which game a room plays."""
 
-import secrets
+import os
 from collections.abc import Callable
 
 from pydantic import BaseModel
@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from engine.effects import Effect, GameOver
 from engine.errors import GameError, IllegalAction
 from engine.game import Game
-from engine.rng import KEY_BITS
+from engine.rng import KEY_BYTES
 
 from ..adapters.ports import Metrics
 from ..domain.lobby import forget_last_result, host_only, lobby_only
@@ -22,6 +22,12 @@ from .deadlines import TIMER_MARGIN_SECONDS, away_checks, deadline_timers, time_
 
 #: A turn of a game: (the game, its state, now) → the new state and its effects.
 Turn = Callable[[Game, BaseModel, float], tuple[BaseModel, list[Effect]]]
+
+
+def new_game_key() -> int:
+    """A game's key: 256 bits read from the operating system's CSPRNG (engine/rng.py).
+    Tests that need a known deal replace this function, never the CSPRNG."""
+    return int.from_bytes(os.urandom(KEY_BYTES), "big")
 
 
 class StaleMove(GameError):
@@ -39,9 +45,10 @@ class GameHandlers:
         (issue 13: a finished game returns the room to the lobby). A new key, and the
         seats, their order and the settings as they are now.
 
-        The key is 256 bits from the operating system's CSPRNG (``secrets``): every draw
-        of the game comes from it (engine/rng.py), so nobody can search for the deal from
-        what the table sees; it stays in the stored state and the server's journal."""
+        The key is 256 bits read from the operating system's CSPRNG (``os.urandom``, as
+        ``secrets`` does): every draw of the game comes from it (engine/rng.py), so nobody
+        can search for the deal from what the table sees; it stays in the stored state and
+        the server's journal, and no view, log line or downloaded file holds it."""
         host_only(room, name, "start the game")
         lobby_only(room, "start the game")
         game = room.rules
@@ -49,7 +56,7 @@ class GameHandlers:
         if problem:
             raise problem
         names = [seat.name for seat in room.seats]
-        state = game.new_game(names, room.settings, seed=secrets.randbits(KEY_BITS), host=room.host)
+        state = game.new_game(names, room.settings, seed=new_game_key(), host=room.host)
         forget_last_result(room)
         room.state, effects = game.start(state, self.clock())
         self.metrics.count("GamesStarted")

@@ -72,6 +72,8 @@ from .lobby_handlers import LobbyHandlers
 from .unit_of_work import Busy, Loaded, NoSuchRoom, UnitOfWork
 
 MAX_CODE_ATTEMPTS = 20
+#: The attribute a seat's refused command carries: the room it was refused in.
+REFUSED_IN = "refused_in"
 logger = logging.getLogger(__name__)
 
 
@@ -162,7 +164,8 @@ class RoomService(LobbyHandlers, GameHandlers):
                 self._as_seat(connection_id, command)
         except GameError as exc:
             self.metrics.count("RejectedMessages")
-            self._send(connection_id, replies.error_message(exc, commands.action_of(command)))
+            refusal = replies.error_message(exc, commands.action_of(command))
+            self._send(connection_id, refusal, getattr(exc, REFUSED_IN, None))
 
     def timer(self, message: dict[str, Any]) -> None:
         """A delayed SQS message: a step's deadline, the host's grace period, the wait
@@ -232,7 +235,13 @@ class RoomService(LobbyHandlers, GameHandlers):
                 released = [seat.connection] if seat.connection else []
                 seat.connection, seat.disconnected_at = connection_id, None
                 return Change(released=released, then_act=True)
-            return handler(room, binding.seat, connection_id, command)
+            try:
+                return handler(room, binding.seat, connection_id, command)
+            except GameError as exc:
+                # The refusal is padded like the room's other frames (frames.py): an error
+                # to a mover is as long as an acknowledgement would have been.
+                setattr(exc, REFUSED_IN, room)
+                raise
 
         try:
             if self._run(binding.room, lambda room: act(room, True), loaded).then_act:
@@ -433,8 +442,9 @@ class RoomService(LobbyHandlers, GameHandlers):
         if gone:
             self._forget(commit.room.code, gone)
 
-    def _send(self, connection_id: str, message: dict[str, Any]) -> None:
-        for gone in self.delivery.send(connection_id, message):
+    def _send(self, connection_id: str, message: dict[str, Any], room: Room | None = None,
+              ) -> None:  # fmt: skip
+        for gone in self.delivery.send(connection_id, message, room):
             where = self.ports.connections.lookup(gone)
             if where:
                 self._forget(where.room, [gone])  # which unbinds it too

@@ -104,7 +104,8 @@ class UnitOfWork:
                     written, attempt = before, 0  # writing the step has attempts of its own
                     loaded = self._merged(room, loaded.stored_state, pending, stamp)
                     if not loaded.advanced:  # others' moves still awaited: the mover is told
-                        return Commit(room, Change(write=False), stamp, before)
+                        acknowledged = Change(write=False, mover=change.submission.player)
+                        return Commit(room, acknowledged, stamp, before)
                     change = Change(write=False)  # the latest move of a complete step
             elif change.submission is not None:  # the step moved on while merging
                 room.state = change.submission.state

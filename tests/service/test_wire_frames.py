@@ -1,0 +1,137 @@
+"""Issue 32, point 2: the wire tells nothing a role decides. Whole games of both games at 8
+seats, with the roles dealt differently, played through the service: at every push all
+seats' frames have one length (frames.py pads them to the room's size class), an
+acknowledgement to its mover alone is as long as a push to everyone would be, and who is
+sent a frame never depends on who holds which role: a move that leaves its step as it is
+reaches the mover alone or every seat, the same for every move of that step whoever made
+it; a move or a timer that moves the game on reaches every seat."""
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import pytest
+
+from functions.room_service.adapters.memory import MemoryPusher
+from functions.room_service.adapters.wire import frame_bytes
+from functions.room_service.service import frames, game_handlers
+from functions.room_service.service.replies import view_for
+from tests.support.service_harness import Harness
+
+SEATS = [f"Cat{i}" for i in range(1, 9)]
+#: Deals (the game's key) and bot seeds: each deals the 8 seats' roles otherwise.
+DEALS = [(101, 1), (202, 2), (303, 3)]
+GAMES = {
+    "catch_the_witch": {"discussion_limit": 60, "reveal_role_on_exile": False},
+    "burn_the_witch": {"timers": True, "timer_seconds": 30},
+}
+
+
+@dataclass
+class Event:
+    """One message from a phone, or one timer: what it was sent on, and the frames of it."""
+
+    mover: str | None
+    phase: str
+    moved_on: bool
+    frames: list[tuple[str, int]] = field(default_factory=list)
+
+
+class EventRecorder:
+    """Brackets every message and timer the service handles during a game, with the room's
+    step before and after, and the frames posted meanwhile."""
+
+    def __init__(self, h: Harness) -> None:
+        self.h, self.events = h, []
+        message, timer = h.service.message, h.service.timer
+
+        def on_message(connection_id, body, *args, **kwargs):
+            action = json.loads(body).get("action")
+            mover = connection_id if action not in ("ping", "watch") else None
+            return self._record(mover, lambda: message(connection_id, body, *args, **kwargs))
+
+        h.service.message = on_message
+        h.service.timer = lambda msg: self._record(None, lambda: timer(msg))
+
+    def _record(self, mover, handle):
+        h, pusher = self.h, self.h.pusher
+        room = h.room() if h.code else None
+        if room is None or room.state is None:
+            return handle()
+        game, state = room.rules, room.state
+        before = len(pusher.pushes)
+        handle()
+        after = h.room()
+        moved_on = after.state is None or game.step(after.state) != game.step(state)
+        phase = str(getattr(state.phase, "value", state.phase))
+        event = Event(mover, phase, moved_on, [f for push in pusher.pushes[before:] for f in push])
+        event.largest_view = _largest_view(after)
+        self.events.append(event)
+
+
+def _largest_view(room) -> int:
+    """The longest frame any seat's view would make, unpadded, with a stamp-long ``seq``."""
+    return max(
+        len(
+            frame_bytes(
+                {"type": "view", "seq": 10**15, "rev": "0" * 16, "view": view_for(room, seat.name)}
+            )
+        )  # fmt: skip
+        for seat in room.seats
+    )
+
+
+def _played(game: str, deal: int, bots: int) -> list[Event]:
+    h = Harness(pusher=MemoryPusher())
+    h.table(SEATS, game=game, settings=GAMES[game])
+    recorder = EventRecorder(h)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(game_handlers, "new_game_key", lambda: deal)
+        h.send(SEATS[0], action="start")
+    h.play_with_bots(SEATS, seed=bots)
+    return recorder.events
+
+
+@pytest.fixture(scope="module")
+def played() -> dict[str, list[Event]]:
+    return {
+        game: [event for deal, bots in DEALS for event in _played(game, deal, bots)]
+        for game in GAMES
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_frame_of_a_push_has_one_length_and_an_acknowledgement_the_same(played, game):
+    pushes = 0
+    for event in played[game]:
+        if not event.frames:
+            continue
+        lengths = {length for _, length in event.frames}
+        assert len(lengths) == 1, (event.phase, event.mover, event.frames)
+        (length,) = lengths
+        assert length in frames.FRAME_CLASSES, length
+        # As long as every seat's view would be: an acknowledgement tells nothing either.
+        assert length >= event.largest_view, (event.phase, length, event.largest_view)
+        pushes += 1
+    assert pushes > 100
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_who_is_sent_a_frame_never_depends_on_who_holds_which_role(played, game):
+    kinds = defaultdict(set)
+    for event in played[game]:
+        sent = {connection for connection, _ in event.frames}
+        if not sent:
+            continue
+        kind = "all" if sent == set(SEATS) else "mover" if sent == {event.mover} else sent
+        if event.moved_on or event.mover is None:
+            assert kind == "all", (event.phase, event.mover, sorted(sent))
+        else:
+            kinds[event.phase].add(kind if isinstance(kind, str) else "some")
+    # A move that leaves its step as it is: the same seats for every move of the step.
+    assert all(len(k) == 1 and k <= {"all", "mover"} for k in kinds.values()), dict(kinds)
+    if game == "catch_the_witch":  # the steps a secret move reaches other cats on
+        assert kinds["witches"] == {"all"} and kinds["discussion"] == {"all"}
+        assert kinds["place_choice"] == {"mover"}
+    else:  # the coven's bewitching (deal 202 has a coven that taps), votes, fingers
+        assert kinds["witching_hour"] == kinds["vote"] == kinds["trial"] == {"all"}
