@@ -132,10 +132,12 @@ class Game(ABC):
     def is_over(self, state: BaseModel) -> bool: ...
 
     def pushes_every_move(self, state: BaseModel) -> bool:
-        """Whether every move on this step is pushed to every seat, whoever made it (issue
-        32): True where a move may change another seat's view in secret (a witch's choice
-        shown to the other witches), so who is sent a frame never tells who moved. False:
-        a move that changes only its mover's view is acknowledged to the mover alone."""
+        """Who is sent a frame after a move that leaves this step as it is, whoever made it
+        (issue 32: who gets a frame must never tell who moved or what they hold). True:
+        every seat, for steps where another seat must see a move at once (a witch's choice
+        shown to the other witches, a vote shown on every phone). False: the mover alone;
+        what the move changed for other seats (a card taken from a hand) reaches them with
+        the step's end, or when their phone pings."""
         return False
 
     @abstractmethod

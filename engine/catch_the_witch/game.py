@@ -84,10 +84,11 @@ class CatchTheWitch(Game):
     def is_over(self, state: GameState) -> bool:
         return state.phase is Phase.GAME_OVER
 
-    #: The steps on which a move may change another cat's view in secret: the witches' 15
-    #: seconds (each witch sees the others' choices) and the discussion (the Pickpocket's
-    #: take changes its target's hand). Every move on them reaches every cat (issue 32).
-    PUSH_EVERY_MOVE = frozenset({Phase.WITCHES, Phase.DISCUSSION})
+    #: The steps whose every move reaches every cat (issue 32): the witches' 15 seconds,
+    #: where each witch must see the others' choices at once. Elsewhere a move reaches its
+    #: mover alone: the Pickpocket's take reaches its target with the discussion's end (or
+    #: a ping), so the frames never point at the Pickpocket.
+    PUSH_EVERY_MOVE = frozenset({Phase.WITCHES})
 
     def pushes_every_move(self, state: GameState) -> bool:
         return state.phase in self.PUSH_EVERY_MOVE

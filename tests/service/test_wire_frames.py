@@ -71,14 +71,11 @@ class EventRecorder:
 
 def _largest_view(room) -> int:
     """The longest frame any seat's view would make, unpadded, with a stamp-long ``seq``."""
-    return max(
-        len(
-            frame_bytes(
-                {"type": "view", "seq": 10**15, "rev": "0" * 16, "view": view_for(room, seat.name)}
-            )
-        )  # fmt: skip
-        for seat in room.seats
-    )
+    return max(len(frame_bytes(_unpadded_view(room, seat.name))) for seat in room.seats)
+
+
+def _unpadded_view(room, name: str) -> dict:
+    return {"type": "view", "seq": 10**15, "rev": "0" * 16, "view": view_for(room, name)}
 
 
 def _played(game: str, deal: int, bots: int) -> list[Event]:
@@ -131,7 +128,7 @@ def test_who_is_sent_a_frame_never_depends_on_who_holds_which_role(played, game)
     # A move that leaves its step as it is: the same seats for every move of the step.
     assert all(len(k) == 1 and k <= {"all", "mover"} for k in kinds.values()), dict(kinds)
     if game == "catch_the_witch":  # the steps a secret move reaches other cats on
-        assert kinds["witches"] == {"all"} and kinds["discussion"] == {"all"}
-        assert kinds["place_choice"] == {"mover"}
+        assert kinds["witches"] == {"all"}
+        assert kinds["place_choice"] == kinds["discussion"] == {"mover"}
     else:  # the coven's bewitching (deal 202 has a coven that taps), votes, fingers
         assert kinds["witching_hour"] == kinds["vote"] == kinds["trial"] == {"all"}

@@ -97,25 +97,26 @@ class Delivery:
                     ) -> tuple[set[str], list[str]]:  # fmt: skip
         """The seats' new views: none if no seat's view changed but in the game's
         ``progress_fields`` (its waiting list: issue 16, brought up to date at the step's
-        end or when a phone pings with its ``rev``); the mover's alone if only the mover's
-        changed (a place, a vote: the acknowledgement of a move that leaves the step as it
-        is); otherwise every connected seat's. A move whose effect on other seats is secret
-        (a witch's choice shown to the coven, a card taken from a hand) is thus not told by
-        who gets a frame: on the steps the game names (``pushes_every_move``) every move
-        reaches every seat, whoever made it. The seats pushed, and the connections gone."""
+        end or when a phone pings with its ``rev``). After a move that leaves its step as
+        it is, the mover's alone (its acknowledgement) or, on the steps the game names
+        (``Game.pushes_every_move``), every connected seat's, whatever the move changed:
+        who is sent a frame depends on the step, never on who moved or what they hold
+        (issue 32). Anything else (a step's end, a timer, a seat come or gone): every
+        connected seat's. The seats pushed, and the connections found gone."""
         room = sent.room
-        game_views = sent.game_views
+        game, game_views = room.rules, sent.game_views
         had = seen.game_views(room, game_views) if seen else None
-        changed = {
+        changed = [
             s.name for s in room.seats
             if not (had and s.name in had and replies.same_but_progress(
-                had[s.name], game_views[s.name], room.rules.progress_fields))
-        }  # fmt: skip
+                had[s.name], game_views[s.name], game.progress_fields))
+        ]  # fmt: skip
         if not changed:
             return set(), []
-        alone = (
-            had is not None and changed == {mover} and not room.rules.pushes_every_move(room.state)
+        within_step = (
+            had is not None and mover is not None and game.step(seen.state) == game.step(room.state)
         )
+        alone = within_step and not game.pushes_every_move(room.state)
         seats = [s for s in room.seats if s.connection and (not alone or s.name == mover)]
         messages = [(seat.connection, sent.pad(sent.view(seat.name))) for seat in seats]
         return {seat.name for seat in seats}, self._post(messages)
