@@ -48,7 +48,7 @@ def websocket_event(route: str, event_type: str, connection: str, body: dict | s
 MESSAGES = {
     "create_room": {"action": "create_room", "name": "Ann", "settings": {"discussion_limit": 120}},
     "join": {"action": "join", "room": "ABCD", "name": "Bo"},
-    "watch": {"action": "watch", "room": "ABCD"},
+    "watch": {"action": "watch", "room": "ABCD", "key": "REPLACE-WITH-THE-TABLE-KEY"},
     "leave": {"action": "leave"},
     "settings": {"action": "settings", "settings": {"discussion_limit": 90, "reveal_role_on_exile": True}},
     "reorder": {"action": "reorder", "order": ["Bo", "Ann", "Cy", "Di"]},
@@ -59,6 +59,7 @@ MESSAGES = {
     "room_options": {"action": "room_options", "auto_away": False},
     "ping": {"action": "ping", "rev": "5e2c8f0a41d9b3c7"},
     "replay": {"action": "replay"},
+    "new_table_key": {"action": "new_table_key"},
     "ready": {"action": "ready"},
     "choose_place": {"action": "choose_place", "place": "river", "restore": "Cy"},
     "choose_guard": {"action": "choose_guard"},

@@ -52,7 +52,7 @@ export function lobbyScreen(v, game, ctx) {
         h("p", { class: "code", "aria-label": v.room.split("").join(" ") }, shown),
         h("p", { class: "link" }, h("a", { href: link }, link))),
       joinQr(link)),
-    tableScreen(v),
+    host ? tableScreen(v, ctx) : null,
     h("div", { class: "panel" }, h("h2", {}, seatsHeading(v, game)), h("ul", { class: "seats" }, ...seats)),
     host ? game.lobbySettings(v, ctx) : game.settingsSummary(v, ctx),
     roomOptions(v, ctx, host),
@@ -108,14 +108,21 @@ function roomOptions(v, ctx, host) {
   return h("div", { class: "panel" }, h("label", { for: "auto-away", class: "check" }, box, " ", t("auto_away")));
 }
 
-// Issue 15: the table screen's link and QR, folded away (the lobby stays compact): anyone
-// may open it on a TV or a laptop; it takes no seat (table.html).
-function tableScreen(v) {
-  const link = new URL(`table?room=${v.room}`, location.href).href;
+// Issue 15: the table screen's link and QR, folded away (the lobby stays compact), on a TV
+// or a laptop; it takes no seat (table.html). Issue 32: the host's alone, with the room's
+// table key in the fragment (#key=…: a browser sends no fragment to any server, so no
+// access log keeps it). "New table link" makes another key: open screens are let go.
+function tableScreen(v, ctx) {
+  const renew = h("button", { class: "secondary", id: "new-table-key", onclick: () => ctx.send("new_table_key") },
+    t("table_new_link"));
+  if (!v.table_key) return panel("table-screen", `📺 ${t("table_title")}`, renew); // a room from before keys
+  const link = new URL(`table?room=${v.room}#key=${encodeURIComponent(v.table_key)}`, location.href).href;
   return panel("table-screen", `📺 ${t("table_title")}`,
     h("p", {}, t("table_link")),
+    h("p", { class: "muted" }, t("table_link_host_only")),
     h("p", { class: "link" }, h("a", { href: link, target: "_blank", rel: "noopener" }, link)),
-    joinQr(link, t("table_qr_label")));
+    joinQr(link, t("table_qr_label")),
+    h("div", { class: "row" }, renew));
 }
 
 function joinQr(link, label = t("qr_label")) {

@@ -1,5 +1,7 @@
-// The table screen (issue 15): /table?room=CODE on a TV or a laptop (or a phone propped
-// up). It takes no seat: it sends `watch` and shows the room's public view in large type,
+// The table screen (issue 15): /table?room=CODE#key=KEY on a TV or a laptop (or a phone
+// propped up), opened from the host's lobby (issue 32: the key is the host's; it rides in
+// the fragment, which no request sends, and goes to the server in the `watch` frame only).
+// It takes no seat: it sends `watch` and shows the room's public view in large type,
 // read-only: the lobby's seats, then each step with its countdown, the duck's announcement,
 // proposals and votes as they are revealed, the strip (cats, seals, curse), and the result.
 // It narrates each step (js/narration.js); the sound can be muted.
@@ -12,10 +14,16 @@ import { narrate, isMuted, setMuted } from "./narration.js";
 
 const params = new URLSearchParams(location.search);
 const room = (params.get("room") || "").replace(/[\s-]/g, "").toUpperCase();
+const key = new URLSearchParams(location.hash.slice(1)).get("key") || "";
 const statusBar = document.getElementById("status");
 const screen = document.getElementById("screen");
 const announce = document.getElementById("announce");
-const state = { view: null, seq: null, error: null, connection: "connecting", spokenStep: null };
+// stopped: refused or let go (issue 32): it says so and watches no more, not even on a new
+// socket (which would let another screen go), until "Watch here again" reloads the page.
+const state = { view: null, seq: null, error: null, connection: "connecting", spokenStep: null, stopped: false };
+// Codes that end the watch (docs/protocol.md, Table screens).
+const STOPPING = new Set(["table_key_missing", "table_key_wrong", "table_let_go"]);
+let connection = null;
 
 // What the game screens may use: nothing they send is ever sent (a table screen only watches).
 const ctx = { send: () => {}, render: () => render(), refresh: () => {}, strip, draft: {} };
@@ -24,17 +32,20 @@ async function main() {
   const wanted = params.get("lang");
   await loadLanguage(wanted && LANGUAGES[wanted] ? wanted : undefined);
   document.title = t("table_title");
+  // Another table link pasted into this tab changes only the fragment: start again with it.
+  window.addEventListener("hashchange", () => location.reload());
   if (!room) { render(); return; }
+  if (!key) { stop("table_key_missing"); return; } // a link from before keys, or typed by hand
   const config = await fetch("config.json").then((r) => r.json()).catch(() => ({}));
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
-  const connection = new Connection(url, {
+  connection = new Connection(url, {
     seat: () => null,
     step: () => (state.view ? stepOf(state.view) : null),
     onMessage,
     onState: (now) => {
       state.connection = now;
       // Each new socket watches again: a watch is bound to its connection.
-      if (now === "open") connection.transmit({ action: "watch", room });
+      if (now === "open" && !state.stopped) connection.transmit({ action: "watch", room, key });
       renderStatus();
     },
     onSeatRefused: () => {},
@@ -48,23 +59,26 @@ async function main() {
 
 function onMessage(message) {
   if (message.type === "view") {
+    if (state.stopped) return; // it watches no more: a late view would hide why
     state.view = message.view;
     state.seq = message.seq;
     state.error = null;
-    state.watchedAgain = false; // watching: if let go again later, it may watch again
     render(); // first: the step shown is the one narrated
     speakStep(state.view);
     return;
   } else if (message.type === "error") {
     if (message.code === "already_in_room") return; // this socket watches already
-    // A newer screen took this one's place (at most 4 a room): watch again, once.
-    if (message.code === "no_such_room" && state.view && !state.watchedAgain) {
-      state.watchedAgain = true;
-      connection.transmit({ action: "watch", room });
-      return;
-    }
-    state.error = t("error_" + message.code, message.params || {});
+    if (STOPPING.has(message.code)) { stop(message.code); return; }
+    state.error = t("error_" + message.code, message.params || {}); // e.g. rate_limited
   } else return;
+  render();
+}
+
+// Refused, or let go (another screen opened with the table link took this one's place, or
+// the host made a new link): say so, and offer to watch again (a reload: a new socket).
+function stop(code) {
+  state.stopped = true;
+  state.error = t("error_" + code);
   render();
 }
 
@@ -96,7 +110,7 @@ function narrationLine(v) {
 }
 
 function renderStatus() {
-  const v = state.view;
+  const v = state.stopped ? null : state.view; // stopped: no stale facts
   const game = v && v.phase !== "lobby" ? gameOf(v) : null;
   const part = game ? game.strip(v, ctx) : { facts: [], cats: [] };
   const muted = isMuted();
@@ -104,7 +118,7 @@ function renderStatus() {
     onclick: () => { setMuted(!muted); renderStatus(); } }, muted ? `🔇 ${t("narration_off")}` : `🔊 ${t("narration_on")}`);
   clear(statusBar);
   statusBar.append(...[
-    h("div", { class: "facts" }, strip.connectionItem(state.connection), ...part.facts.filter(Boolean),
+    h("div", { class: "facts" }, state.stopped ? null : strip.connectionItem(state.connection), ...part.facts.filter(Boolean),
       v && v.phase !== "lobby" ? strip.countdownItem(v) : null, sound),
     part.cats.length ? h("div", { class: "cats-row" }, h("ul", { class: "cats" }, ...part.cats)) : null,
   ].filter(Boolean));
@@ -114,11 +128,14 @@ function render() {
   renderStatus();
   const v = state.view;
   const shown = room.match(/.{1,4}/g)?.join(" ") ?? "";
-  Object.assign(screen.dataset, { phase: v ? (v.phase === "lobby" && v.last_result ? "game_over" : v.phase) : "connecting",
-    seq: state.seq ?? "", step: v ? stepOf(v) : "" });
+  const phase = state.stopped ? "stopped" : v ? (v.phase === "lobby" && v.last_result ? "game_over" : v.phase) : "connecting";
+  Object.assign(screen.dataset, { phase, seq: state.seq ?? "", step: v && !state.stopped ? stepOf(v) : "" });
   const parts = [];
   if (state.error) parts.push(h("p", { class: "error", role: "alert" }, state.error));
-  if (!room) parts.push(h("h1", {}, t("table_title")), h("p", {}, t("table_no_room")));
+  // Stopped: the message, and (with a key to watch with) a new try; no view, which would be stale.
+  if (state.stopped) parts.push(h("h1", {}, t("table_title")), key ? h("button", { class: "big", id: "watch-again",
+    onclick: () => location.reload() }, t("table_watch_again")) : null);
+  else if (!room) parts.push(h("h1", {}, t("table_title")), h("p", {}, t("table_no_room")));
   else if (!v) parts.push(h("h1", {}, t("table_title")), h("p", { class: "muted" }, t("reconnecting")));
   else if (v.phase === "lobby") parts.push(...lobby(v, shown));
   else parts.push(...gameParts(v));

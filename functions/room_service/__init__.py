@@ -2,8 +2,8 @@
 
 Layers (ARCHITECTURE.md), each a folder:
 
-- ``domain/``: the room as stored (room.py), the lobby's rules (lobby.py), names (names.py).
-  Pure: no I/O.
+- ``domain/``: the room as stored (room.py), the lobby's rules (lobby.py), names (names.py),
+  table screens and their key (table_screens.py). Pure: no I/O.
 - ``service/``: typed commands (commands.py), their handlers (lobby_handlers.py,
   game_handlers.py), the unit of work (unit_of_work.py: load, change, conditional write),
   delivery (delivery.py) and the replies and views sent (replies.py). RoomService

@@ -1,5 +1,8 @@
-"""Issue 15: the table screen. A laptop-sized page opens /table?room=CODE on the local stack
-while a host (a bot client) and the stack's four bots play a whole game of Catch the Witch.
+"""Issue 15: the table screen. A laptop-sized page opens /table?room=CODE#key=KEY (the host's
+table link, issue 32) on the local stack while a host (a bot client) and the stack's four
+bots play a whole game of Catch the Witch. Pages with the code alone, or a wrong key, say
+they are refused and let the real screen be; once the game is over, four keyed sockets take
+the places, the page says it was let go, and "Watch here again" brings it back.
 It checks that the page received only public views (no token, no `me`, no role before the
 end), that it showed the steps and then the result, and that its narration (the lines
 given to speechSynthesis, recorded by an init script) for the first night, when no spell
@@ -53,6 +56,7 @@ class HostThread(threading.Thread):
         super().__init__(daemon=True)
         self.url = url
         self.code: str | None = None
+        self.key: str | None = None  # the table key of the host's lobby view (issue 32)
         self.ready = threading.Event()
         self.go = threading.Event()
         self.done = threading.Event()
@@ -75,6 +79,7 @@ class HostThread(threading.Thread):
                 {"discussion_limit": 30, "reveal_role_on_exile": False}
             )
             await host.wait_for(lambda bot: len((bot.view or {}).get("seats", [])) == 5, 30)
+            self.key = host.view["table_key"]
             self.ready.set()
             while not self.go.is_set():
                 await asyncio.sleep(0.1)
@@ -94,11 +99,23 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
         page = browser.new_context(viewport=LANDSCAPE, locale="en-GB").new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.add_init_script(RECORDER)
-        page.goto(f"{stack.http_url}/table?room={host.code}")
+        assert host.key and len(host.key) >= 22
+        page.goto(f"{stack.http_url}/table?room={host.code}#key={host.key}")
         main = page.locator("main")
         expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
         expect(main).to_contain_text("Ann")
         expect(page.locator("ul.seats li")).to_have_count(5)
+        # Issue 32: the code alone, or another key, opens no table and lets nobody go.
+        stranger = page.context.new_page()
+        stranger.on("pageerror", lambda error: errors.append(str(error)))
+        for link, said in ((f"table?room={host.code}#key={'A' * 22}", "opens no table"),
+                           (f"table?room={host.code}", "has no key")):  # fmt: skip
+            stranger.goto(f"{stack.http_url}/{link}")
+            refused = stranger.locator("main")
+            expect(refused).to_have_attribute("data-phase", "stopped", timeout=15_000)
+            expect(refused.locator(".error")).to_contain_text(said)
+        stranger.close()
+        expect(main).to_have_attribute("data-phase", "lobby")
         sound = page.locator("#sound")
         sound.click()  # muted, and remembered; then on again for the game
         expect(sound).to_have_attribute("aria-pressed", "false")
@@ -129,9 +146,11 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
             " win"
         )  # "The witches win!", as a phone words it
         log = page.evaluate("window.__log")
+        _let_go_and_watch_again(page, stack, host)
         browser.close()
     assert errors == [], errors
 
+    assert host.key not in json.dumps(log), "the table key sent to the table screen"
     frames = [entry for entry in log if entry["kind"] == "frame"]
     messages = [json.loads(entry["data"]) for entry in frames]
     assert {m["type"] for m in messages} <= {"view", "pong"}, "only views (and pongs) to a table"
@@ -170,3 +189,59 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
     lines = {e["step"]: e["text"] for e in spoken}
     witches_lines = {text for step, text in lines.items() if step.startswith("witches/")}
     assert len(witches_lines) == 1, witches_lines  # every night announced the same way
+
+
+def _let_go_and_watch_again(page, stack, host: HostThread) -> None:
+    """Four sockets with the key (the host's screens on other devices) take every place: the
+    page, the oldest, is let go and says so; "Watch here again" takes a place back."""
+    helper = page.context.new_page()
+    helper.goto(f"{stack.http_url}/table")  # same origin; with no room it opens no socket
+    helper.evaluate(
+        """async ([url, room, key, n]) => {
+          window.__screens = [];
+          for (let i = 0; i < n; i++) {
+            const socket = new WebSocket(url);
+            await new Promise((done) => { socket.onopen = done; });
+            const answered = new Promise((done) => { socket.onmessage = done; });
+            socket.send(JSON.stringify({ action: "watch", room, key }));
+            await answered;
+            window.__screens.push(socket);
+          }
+        }""",
+        [stack.websocket_url, host.code, host.key, 4],
+    )
+    main = page.locator("main")
+    expect(main).to_have_attribute("data-phase", "stopped", timeout=15_000)
+    expect(main.locator(".error")).to_contain_text("has stopped")
+    page.locator("#watch-again").click()
+    expect(main).to_have_attribute("data-phase", "game_over", timeout=15_000)
+    helper.close()
+
+
+def test_the_host_s_lobby_gives_the_keyed_table_link_and_a_new_one_lets_the_tv_go(stack, phones):
+    """Issue 32 through the host's own lobby: the folded table panel's link carries the key
+    in its fragment and opens the table; "New table link" lets that screen go (it says so)
+    and gives a link that opens it again."""
+    page = phones()
+    page.goto(stack.http_url + "/")
+    page.fill("#name", "Zoe")
+    page.get_by_role("button", name="Create a room", exact=True).click()
+    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    link = page.locator("#table-screen .link a")
+    page.locator("#table-screen summary").click()
+    first = link.get_attribute("href")
+    assert "/table?room=" in first and len(first.split("#key=")[1]) >= 22, first
+    tv = page.context.new_page()
+    tv.goto(first)
+    screen = tv.locator("main")
+    expect(screen).to_have_attribute("data-phase", "lobby", timeout=15_000)
+    expect(screen.locator("ul.seats li")).to_have_count(5)
+    page.locator("#new-table-key").click()
+    expect(screen).to_have_attribute("data-phase", "stopped", timeout=15_000)
+    expect(screen.locator(".error")).to_contain_text("has stopped")
+    expect(link).not_to_have_attribute("href", first)
+    tv.goto(link.get_attribute("href"))
+    expect(screen).to_have_attribute("data-phase", "lobby", timeout=15_000)
+    tv.goto(first)  # the old link opens nothing now
+    expect(screen).to_have_attribute("data-phase", "stopped", timeout=15_000)
+    expect(screen.locator(".error")).to_contain_text("opens no table")

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from functions.room_service.domain.lobby import CannotJoin
 from functions.room_service.domain.room import Binding, hash_token
+from functions.room_service.domain.table_screens import TableKeyWrong
 from functions.room_service.service.commands import GAME_ACTIONS, ROOM_ACTIONS, ROOMLESS_ACTIONS
-from functions.room_service.service.unit_of_work import NoSuchRoom
 from tests.support.error_codes import server_codes
 from tests.support.service_harness import Harness
 
@@ -84,7 +84,7 @@ def _expected(connection: str, frame: dict, bound: bool) -> str | None:
     if action == "join":
         return CannotJoin().message  # the sample's room, ABCD: no such room (issue 18)
     if action == "watch":
-        return NoSuchRoom().message  # a table screen of ABCD: no such room
+        return TableKeyWrong().message  # a table screen of ABCD: no such room (issue 32)
     return NO_ROOM_YET
 
 
@@ -107,7 +107,7 @@ def _judge(h: Harness, connection: str, frame: dict, exact: bool = True) -> None
     elif exact:
         code = {NO_SEAT: "seat_lost", NO_ROOM_YET: "no_room", IN_A_ROOM: "already_in_room",
                 CannotJoin().message: CannotJoin.code,
-                NoSuchRoom().message: "no_such_room"}[expected]  # fmt: skip
+                TableKeyWrong().message: TableKeyWrong.code}[expected]  # fmt: skip
         error = {"type": "error", "code": code, "params": {}, "action": frame["action"],
                  "message": expected}  # fmt: skip
         assert replies == [error], (connection, frame, replies)

@@ -18,12 +18,16 @@ on: each view it is pushed is exactly ``public_view(room)`` (the game's table vi
 the room facts, or the lobby's public part), holds no ``me``, no role before the end, no
 token, and the table view passes the same non-interference audit for the public viewer.
 
+The room's table key (issue 32: what a ``watch`` must carry) is a secret of the host: it is
+in the host's lobby views only, once each; no other seat and no table screen is ever sent it.
+
 `LEAK_AUDIT_GAMES` scales the number of games per table size (default 2).
 """
 
 import json
 import os
 import random
+import sys
 from unittest import mock
 
 import pytest
@@ -92,11 +96,13 @@ def _audit_game(game: str, count: int, seed: int, settings: dict, deal: int | No
     pusher.harness = h
     names = [f"Cat{i}" for i in range(1, count + 1)]
     h.table(names, game=game, settings=settings)
-    h.service.message(TABLE_SCREEN, json.dumps({"action": "watch", "room": h.code}))
+    key = h.room().table_key
+    watch = {"action": "watch", "room": h.code, "key": key}  # the host's table link
+    h.service.message(TABLE_SCREEN, json.dumps(watch))
     if deal is None:
         h.send(names[0], action="start")
     else:
-        with mock.patch.object(game_handlers.secrets, "randbits", lambda bits: deal):
+        with mock.patch.object(game_handlers, "new_game_key", lambda: deal):
             h.send(names[0], action="start")
     assert h.error(names[0]) is None
     h.play_with_bots(names, seed=seed)
@@ -106,6 +112,10 @@ def _audit_game(game: str, count: int, seed: int, settings: dict, deal: int | No
     for connection_id, message, room in pusher.log:
         player = connection_id  # the harness's phones are named after their seats
         text = json.dumps(message)
+        host = room.host if room is not None else names[0]
+        if key in text:  # the table key: the host's lobby view's own field, nowhere else
+            assert _in_host_lobby(message, connection_id, host, key), (player, "the table key")
+            assert text.count(key) == 1, (player, "the table key twice")
         if connection_id == TABLE_SCREEN:
             views += _audit_table_screen(message, text, room, h.tokens, hashes, rng)
             continue
@@ -122,6 +132,14 @@ def _audit_game(game: str, count: int, seed: int, settings: dict, deal: int | No
         if room.state is not None and rng.randrange(SCRAMBLE_EVERY) == 0:
             assert_no_leak_in(room.game, room.state, player, rng)
     return views
+
+
+def _in_host_lobby(message: dict, connection_id: str, host: str, key: str) -> bool:
+    """Whether ``message`` is a lobby view sent to the host, holding the table key where
+    the protocol puts it (``table_key``)."""
+    view = message.get("view") or {}
+    return (message["type"] == "view" and connection_id == host and view.get("you") == host
+            and view.get("phase") == "lobby" and view.get("table_key") == key)  # fmt: skip
 
 
 def _audit_table_screen(message, text, room, tokens, hashes, rng) -> int:
@@ -221,6 +239,35 @@ def _public_roles(mp):
                lambda s, cat, me, over: cat.role if me is None else known(s, cat, me, over))  # fmt: skip
 
 
+def _table_key_to_every_seat(mp):
+    """Every seat's lobby view holds the table key, by the service and by the views the
+    audit expects alike (only the table key's own check can tell)."""
+
+    def leaky(room, name, game_views=None):
+        view = replies.view_for(room, name, game_views)
+        if room.state is None:
+            view["table_key"] = room.table_key
+        return view
+
+    mp.setattr("functions.room_service.service.delivery.view_for", leaky)
+    mp.setattr(sys.modules[__name__], "view_for", leaky)
+
+
+def _table_key_to_table_screen(mp):
+    """The table screen's lobby view holds the table key, by the service and by the
+    public view the audit expects alike."""
+    real = replies.public_view
+
+    def leaky(room):
+        view = real(room)
+        if room.state is None:
+            view["table_key"] = room.table_key
+        return view
+
+    mp.setattr(replies, "public_view", leaky)
+    mp.setattr(sys.modules[__name__], "public_view", leaky)
+
+
 #: A deal for Cat1–Cat7 with a coven whose game, played by the harness's bots (seed 1), has
 #: a Trial by Fire (found by trying deals: see ``coven_deal``).
 PLANTED_DEAL = 9
@@ -239,6 +286,10 @@ PLANTS = {
     "ctw-engine-public-roles": (CTW, _public_roles),
     "btw-table-screen-identities": (BTW, _table_screen_sees(lambda state: {
         v.name: v.identity for p in state.players for v in p.villagers})),
+    # the host's table key (issue 32) goes to every seat, or to the table screen
+    "ctw-table-key-to-every-seat": (CTW, _table_key_to_every_seat),
+    "btw-table-key-to-every-seat": (BTW, _table_key_to_every_seat),
+    "ctw-table-key-to-table-screen": (CTW, _table_key_to_table_screen),
     # a joining phone is also given the tokens handed out before
     "ctw-other-tokens": (CTW, _joined_with_earlier_tokens),
     "btw-other-tokens": (BTW, _joined_with_earlier_tokens),

@@ -92,6 +92,13 @@ class Harness:
         framed = as_a_phone_sends(message, last and last["view"], self.code)
         self.service.message(connection, json.dumps(framed))
 
+    def watch(self, connection: str, key: str | None = None, code: str | None = None) -> None:
+        """A table screen opens: ``watch`` with the room's table key (issue 32: the one the
+        host's lobby link carries), or with ``key`` ("": a frame with no key)."""
+        key = self.room().table_key if key is None else key
+        frame = {"action": "watch", "room": code or self.code, **({"key": key} if key else {})}
+        self.service.message(connection, json.dumps(frame))
+
     def view(self, connection: str) -> dict[str, Any]:
         return self.pusher.last(connection)["view"]
 

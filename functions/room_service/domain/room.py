@@ -101,6 +101,10 @@ class Room(BaseModel):
     #: The connections watching as table screens (``watch``; at most MAX_WATCHERS): no
     #: seat, no token; pushed the public view (replies.public_view) when it changes.
     watchers: list[str] = Field(default_factory=list)
+    #: The key a ``watch`` must carry (issue 32; table_screens.py): shown only in the
+    #: host's lobby view, kept across games and hand-overs, changed only by the host's
+    #: ``new_table_key``. "" (a room stored before keys): no screen watches until then.
+    table_key: str = ""
     #: Not stored: the current step's pending moves by seat, as merged in at load
     #: (``UnitOfWork.load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)

@@ -43,6 +43,8 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 #: NameRefused (not a ValueError) passes through pydantic with its own error code.
 NewName = Annotated[str, AfterValidator(clean_name)]
 RoomCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=4, max_length=8)]
+#: A table key as the host's table link carries it (URL-safe base64: secrets.token_urlsafe).
+TableKey = Annotated[str, StringConstraints(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")]
 
 
 class _Message(BaseModel):
@@ -87,6 +89,14 @@ class Watch(_Message):
 
     action: Literal["watch"]
     room: RoomCode
+    #: The room's table key (issue 32), from the host's table link: without it, refused.
+    key: TableKey | None = None
+
+
+class NewTableKey(_SeatMessage):
+    """The host's new table link (issue 32): the old one opens nothing, screens are let go."""
+
+    action: Literal["new_table_key"]
 
 
 class Leave(_SeatMessage):
@@ -162,11 +172,12 @@ RoomAction = Annotated[
     | Rematch
     | RoomOptions
     | Ping
-    | Replay,
+    | Replay
+    | NewTableKey,
     Field(discriminator="action"),
 ]
 ROOM_ACTIONS = ("create_room", "join", "watch", "leave", "settings", "reorder", "kick", "hand_over",
-                "start", "rematch", "room_options", "ping", "replay")  # fmt: skip
+                "start", "rematch", "room_options", "ping", "replay", "new_table_key")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 #: The frames of a phone with no room yet: every other frame may name its room (issue 16,
 #: ``_SeatMessage.room``); ``join`` and ``watch`` name the room they ask for.

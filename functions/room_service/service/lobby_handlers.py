@@ -1,5 +1,5 @@
 """Handlers of the lobby and of seats: leave, settings, room options, reorder, kick, hand
-over, a phone gone, and the timers of the host, lobby seats and auto-Away. The rules are in domain/lobby.py; each
+over, a new table link, a phone gone, and the timers of the host, lobby seats and auto-Away. The rules are in domain/lobby.py; each
 handler changes the room it is given and returns a Change."""
 
 from collections.abc import Callable
@@ -8,7 +8,7 @@ from engine.errors import GameError, InvalidAction
 from engine.games import game_of
 
 from ..adapters.ports import Metrics
-from ..domain import lobby
+from ..domain import lobby, table_screens
 from ..domain.room import AUTO_AWAY_SECONDS, HOST_GRACE_SECONDS, KICK_BAN_SECONDS, Room
 from . import commands, replies
 from .change import Change, no_change
@@ -19,6 +19,7 @@ from .commands import (
     HostCheckTimer,
     Kick,
     Leave,
+    NewTableKey,
     Reorder,
     RoomOptions,
     SeatCheckTimer,
@@ -97,6 +98,15 @@ class LobbyHandlers:
         lobby.host_only(room, name, "hand over host")
         lobby.hand_over(room, name, msg.target)
         return Change()
+
+    def new_table_key(self, room: Room, name: str, connection_id: str, msg: NewTableKey) -> Change:
+        """Issue 32: the host's new table link. The old key opens nothing now; every table
+        screen watching is told it was let go (the host opens the new link on the TV)."""
+        lobby.host_only(room, name, "make a new table link")
+        lobby.lobby_only(room, "make a new table link")
+        let_go = table_screens.change_key(room)
+        told = replies.error_message(table_screens.TableLetGo(), None)
+        return Change(direct=[(screen, told) for screen in let_go], released=let_go)
 
     def phone_gone(self, room: Room, name: str, connection_id: str) -> Change:
         """``$disconnect``: the seat's phone went away; its grace periods start."""

@@ -100,6 +100,8 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
             **game.lobby_facts(room.settings, count),
             "start_problem": _problem(game.start_problem(room.settings, count)),
             "auto_away": room.auto_away,
+            # Issue 32: the table screen's key, the host's alone (domain/table_screens.py).
+            "table_key": (room.table_key or None) if name == room.host else None,
             # Issue 13: the phone keeps the result up until its player taps "To the lobby".
             "last_result": room.last_result if seat and seat.played_last_game else None,
         }

@@ -27,10 +27,9 @@ from ..adapters.ratelimit import (
     JOIN_ATTEMPTS_PER_IP_PER_HOUR,
     ROOMS_PER_IP_PER_HOUR,
 )
-from ..domain import journal, lobby
+from ..domain import journal, lobby, table_screens
 from ..domain.lobby import CannotJoin
 from ..domain.room import (
-    MAX_WATCHERS,
     ROOM_TTL_SECONDS,
     Binding,
     Room,
@@ -57,6 +56,7 @@ from .commands import (
     Join,
     Kick,
     Leave,
+    NewTableKey,
     Ping,
     Rematch,
     Reorder,
@@ -107,7 +107,7 @@ class RoomService(LobbyHandlers, GameHandlers):
             Leave: self.leave, ChangeSettings: self.settings, Reorder: self.reorder,
             Kick: self.kick, HandOver: self.hand_over, Start: self.start,
             Rematch: self.rematch, RoomOptions: self.room_options, Ping: self.ping,
-            GameMove: self.move, Replay: self.replay,
+            GameMove: self.move, Replay: self.replay, NewTableKey: self.new_table_key,
         }  # fmt: skip
 
     # == entrypoints =======================================================================
@@ -325,6 +325,7 @@ class RoomService(LobbyHandlers, GameHandlers):
                 seats=[Seat(name=msg.name, token_hash=token_hash, connection=connection_id,
                             address=address_key(source_ip))],
                 expires_at=int(self.clock()) + ROOM_TTL_SECONDS,
+                table_key=table_screens.new_table_key(),
             )  # fmt: skip
             if self.ports.store.create(room):
                 break
@@ -380,22 +381,26 @@ class RoomService(LobbyHandlers, GameHandlers):
     # == table screens (issue 15) ==========================================================
     def _watch(self, connection_id: str, msg: Watch, source_ip: str | None) -> None:
         """A table screen: the connection watches the room with no seat and no token; it is
-        sent the public view now and whenever that changes (delivery._push_watchers)."""
+        sent the public view now and whenever that changes (delivery._push_watchers). It
+        must carry the room's table key (issue 32: only the host's lobby shows it); without
+        it, or with another, it is refused and no screen is let go (table_screens.py)."""
         self._arrive_new(connection_id, source_ip)
+        if not msg.key:
+            raise table_screens.TableKeyMissing()
         code = normalise_code(msg.room)
 
         def watch(room: Room) -> Change:
-            if room.closed:
-                raise NoSuchRoom()
-            if connection_id not in room.watchers:
-                # A full room lets its oldest screen go: a screen whose $disconnect was
-                # lost (best effort) or that squats the places never keeps a real TV out.
-                # The one let go is told at its next ping (no_such_room) and may watch again.
-                del room.watchers[: max(0, len(room.watchers) - MAX_WATCHERS + 1)]
-                room.watchers.append(connection_id)
-            return Change(push_views=False, watcher=connection_id)
+            # A full room lets its oldest screen go (a lost $disconnect, the TV moved to a
+            # new device): it is told at once and its binding dropped.
+            let_go = table_screens.admit(room, connection_id, msg.key)
+            told = replies.error_message(table_screens.TableLetGo(), None)
+            return Change(push_views=False, watcher=connection_id, released=let_go,
+                          direct=[(screen, told) for screen in let_go])  # fmt: skip
 
-        self._run(code, watch)  # no such room: NoSuchRoom, to this connection
+        try:
+            self._run(code, watch)
+        except NoSuchRoom:  # the same answer as a closed room or another key
+            raise table_screens.TableKeyWrong() from None
         self.ports.connections.bind(connection_id, watcher_binding(code))
 
     def _as_watcher(self, connection_id: str, command: Any, binding: Binding,
@@ -405,9 +410,9 @@ class RoomService(LobbyHandlers, GameHandlers):
         if not isinstance(command, Ping):
             raise IllegalAction("A table screen only watches: it cannot act.", code="watch_only")
         loaded = loaded or self.unit_of_work.load(binding.room)
-        if connection_id not in loaded.room.watchers:  # let go (its pushes found it gone)
+        if connection_id not in loaded.room.watchers:  # let go, or its pushes found it gone
             self.ports.connections.unbind(connection_id)
-            raise NoSuchRoom()
+            raise table_screens.TableLetGo()
         view = replies.view_message(loaded.stamp, replies.public_view(loaded.room))
         self._send(connection_id, view if view["rev"] != command.rev else replies.PONG)
 
