@@ -81,11 +81,15 @@ class BurnTheWitch(Game):
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"
 
+    #: The steps whose every move reaches every phone (issue 32): who has voted and who
+    #: has pointed show on every phone as they come. Not the witching hour: a frame to
+    #: every phone when the coven taps would tell the table that a coven exists, which the
+    #: hour's fixed length keeps secret (docs/burn-the-witch.md); the coven's phone alone
+    #: is answered, the others learn the bewitching when the hour ends.
+    PUSH_EVERY_MOVE = frozenset({"vote", "trial"})
+
     def pushes_every_move(self, state: GameState) -> bool:
-        """Every step (issue 32): a vote or a pointing finger shows on every phone anyway,
-        and the coven's bewitching, on a step only three seats see, must not be told by
-        which phones get a frame."""
-        return True
+        return state.phase in self.PUSH_EVERY_MOVE
 
     def seat_step(self, state: GameState, player: str) -> int:
         return state.step  # no step is secret: the witching hour is one scene for all

@@ -14,7 +14,7 @@ import { narrate, isMuted, setMuted } from "./narration.js";
 
 const params = new URLSearchParams(location.search);
 const room = (params.get("room") || "").replace(/[\s-]/g, "").toUpperCase();
-const key = new URLSearchParams(location.hash.slice(1)).get("key") || "";
+const key = tableKey();
 const statusBar = document.getElementById("status");
 const screen = document.getElementById("screen");
 const announce = document.getElementById("announce");
@@ -27,6 +27,19 @@ let connection = null;
 
 // What the game screens may use: nothing they send is ever sent (a table screen only watches).
 const ctx = { send: () => {}, render: () => render(), refresh: () => {}, strip, draft: {} };
+
+// The key is read from the fragment once and then taken out of the address bar (a laptop
+// on a TV shows it to the whole table, and anyone holding it could open screens that let
+// this one go); the tab keeps it for a reload (sessionStorage: this tab only, never sent).
+function tableKey() {
+  const stored = `party.tableKey.${room}`;
+  const fromLink = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (fromLink) {
+    sessionStorage.setItem(stored, fromLink);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return fromLink || sessionStorage.getItem(stored) || "";
+}
 
 async function main() {
   const wanted = params.get("lang");

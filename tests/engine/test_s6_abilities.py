@@ -193,3 +193,16 @@ def test_s6_abilities_need_human_form():
     t.state.cat("Cy").form = Form.FROG
     with pytest.raises(IllegalAction, match="Frogs cannot"):
         t.do("Cy", "seer_look", target="Ann")
+
+
+def test_s6_4_a_card_is_taken_only_in_the_peek_s_window_not_once_the_yes_no_vote_began():
+    """§6.4: the whole ability, the take too, ends when the day's first yes/no vote starts
+    (a take after it could empty a ritual member's hand under its phone, which is told
+    of the take only with the step's end: docs/protocol.md)."""
+    t = evening_of_day_one(FOUR, Bo="river", Cy="river", Di="meadow")
+    t.do("Cy", "pickpocket_peek", target="Di")
+    t.evening()
+    t.propose(["Bo", "Di"])
+    with pytest.raises(IllegalAction, match="Peek at a cat's hand first"):
+        t.do("Cy", "pickpocket_take", card="moonflower")
+    assert t.state.cat("Di").hand == [Ingredient.MOONFLOWER]

@@ -1,7 +1,8 @@
 """Issue 32, point 1, in the room: every game a room starts, the first and each "Play
 again", is keyed by at least 32 bytes read from the operating system's CSPRNG, and the key
-reaches no phone."""
+reaches no phone, no log line and no metric."""
 
+import logging
 import os
 
 from functions.room_service.service import game_handlers
@@ -10,7 +11,8 @@ from tests.support.service_harness import Harness
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed"]
 
 
-def test_each_game_a_room_starts_draws_its_key_from_the_os_csprng(monkeypatch):
+def test_each_game_a_room_starts_draws_its_key_from_the_os_csprng(monkeypatch, caplog):
+    caplog.set_level(logging.DEBUG)
     reads: list[bytes] = []
     os_urandom = os.urandom
 
@@ -32,6 +34,7 @@ def test_each_game_a_room_starts_draws_its_key_from_the_os_csprng(monkeypatch):
         assert bytes.fromhex(key) == reads[0][-32:]
         for name in NAMES:
             assert key not in str(h.messages(name)), (game, name)
+        assert key not in caplog.text and key not in str(h.metrics.counts)
         keys.append(key)
         h.play_with_bots(NAMES, seed=game)
         assert h.room().state is None  # back in the lobby

@@ -1,7 +1,8 @@
 """Issue 32, point 2: the wire tells nothing a role decides. Whole games of both games at 8
 seats, with the roles dealt differently, played through the service: at every push all
-seats' frames have one length (frames.py pads them to the room's size class), an
-acknowledgement to its mover alone is as long as a push to everyone would be, and who is
+seats' frames have one length, a function of the public view alone (frames.py pads them
+to a class above any seat's view), so an acknowledgement to its mover alone is as long as a
+push to everyone would be and a secret move never changes it, and who is
 sent a frame never depends on who holds which role: a move that leaves its step as it is
 reaches the mover alone or every seat, the same for every move of that step whoever made
 it; a move or a timer that moves the game on reaches every seat."""
@@ -15,7 +16,7 @@ import pytest
 from functions.room_service.adapters.memory import MemoryPusher
 from functions.room_service.adapters.wire import frame_bytes
 from functions.room_service.service import frames, game_handlers
-from functions.room_service.service.replies import view_for
+from functions.room_service.service.replies import public_view, view_for
 from tests.support.service_harness import Harness
 
 SEATS = [f"Cat{i}" for i in range(1, 9)]
@@ -35,6 +36,10 @@ class Event:
     phase: str
     moved_on: bool
     frames: list[tuple[str, int]] = field(default_factory=list)
+    #: After it: the size the public view alone gives (frames.room_size), and the longest
+    #: frame any seat's view would make unpadded.
+    public_size: int = 0
+    largest_view: int = 0
 
 
 class EventRecorder:
@@ -64,28 +69,25 @@ class EventRecorder:
         after = h.room()
         moved_on = after.state is None or game.step(after.state) != game.step(state)
         phase = str(getattr(state.phase, "value", state.phase))
-        event = Event(mover, phase, moved_on, [f for push in pusher.pushes[before:] for f in push])
-        event.largest_view = _largest_view(after)
-        self.events.append(event)
+        sent = [f for push in pusher.pushes[before:] for f in push]
+        public = {"type": "view", "seq": 10**15, "rev": "0" * 16, "view": public_view(after)}
+        views = after.rules.views(after.state) if after.state is not None else None
+        largest = max(len(frame_bytes(_unpadded_view(after, s.name, views))) for s in after.seats)
+        self.events.append(Event(mover, phase, moved_on, sent, frames.room_size(public), largest))
 
 
-def _largest_view(room) -> int:
-    """The longest frame any seat's view would make, unpadded, with a stamp-long ``seq``."""
-    return max(len(frame_bytes(_unpadded_view(room, seat.name))) for seat in room.seats)
+def _unpadded_view(room, name: str, views: dict | None) -> dict:
+    return {"type": "view", "seq": 10**15, "rev": "0" * 16, "view": view_for(room, name, views)}
 
 
-def _unpadded_view(room, name: str) -> dict:
-    return {"type": "view", "seq": 10**15, "rev": "0" * 16, "view": view_for(room, name)}
-
-
-def _played(game: str, deal: int, bots: int) -> list[Event]:
+def _played(game: str, deal: int, bots: int, seats: list[str] = SEATS) -> list[Event]:
     h = Harness(pusher=MemoryPusher())
-    h.table(SEATS, game=game, settings=GAMES[game])
+    h.table(seats, game=game, settings=GAMES[game])
     recorder = EventRecorder(h)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(game_handlers, "new_game_key", lambda: deal)
-        h.send(SEATS[0], action="start")
-    h.play_with_bots(SEATS, seed=bots)
+        h.send(seats[0], action="start")
+    h.play_with_bots(seats, seed=bots)
     return recorder.events
 
 
@@ -97,20 +99,35 @@ def played() -> dict[str, list[Event]]:
     }
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_frame_of_a_push_has_one_length_and_an_acknowledgement_the_same(played, game):
+def _check_lengths(events: list[Event]) -> int:
     pushes = 0
-    for event in played[game]:
+    for event in events:
         if not event.frames:
             continue
         lengths = {length for _, length in event.frames}
         assert len(lengths) == 1, (event.phase, event.mover, event.frames)
         (length,) = lengths
         assert length in frames.FRAME_CLASSES, length
-        # As long as every seat's view would be: an acknowledgement tells nothing either.
+        # The size the public view gives, which no seat's view outgrew: a secret move, even
+        # one acknowledged to its mover alone, cannot change a frame's length.
+        assert length == event.public_size, (event.phase, event.mover, length)
         assert length >= event.largest_view, (event.phase, length, event.largest_view)
         pushes += 1
-    assert pushes > 100
+    return pushes
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_frame_of_a_push_has_one_length_and_an_acknowledgement_the_same(played, game):
+    assert _check_lengths(played[game]) > 100
+
+
+#: Names as long as a name may be (20 characters), each Thai character 6 bytes escaped: the
+#: largest private parts of a view (frames.PRIVATE_SHARE and PRIVATE_BYTES were measured so).
+LONG_NAMES = [f"สมชายใจดีมีความสุข{i:02}" for i in range(1, 13)]
+
+
+def test_frames_stay_one_length_with_the_longest_names_at_the_largest_table():
+    assert _check_lengths(_played("catch_the_witch", 404, 4, LONG_NAMES)) > 50
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -130,5 +147,6 @@ def test_who_is_sent_a_frame_never_depends_on_who_holds_which_role(played, game)
     if game == "catch_the_witch":  # the steps a secret move reaches other cats on
         assert kinds["witches"] == {"all"}
         assert kinds["place_choice"] == kinds["discussion"] == {"mover"}
-    else:  # the coven's bewitching (deal 202 has a coven that taps), votes, fingers
-        assert kinds["witching_hour"] == kinds["vote"] == kinds["trial"] == {"all"}
+    else:  # votes and fingers show on every phone; the coven's tap (deal 202) on its own
+        assert kinds["vote"] == kinds["trial"] == {"all"}
+        assert kinds["witching_hour"] == {"mover"}

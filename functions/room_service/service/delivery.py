@@ -98,11 +98,12 @@ class Delivery:
         """The seats' new views: none if no seat's view changed but in the game's
         ``progress_fields`` (its waiting list: issue 16, brought up to date at the step's
         end or when a phone pings with its ``rev``). After a move that leaves its step as
-        it is, the mover's alone (its acknowledgement) or, on the steps the game names
-        (``Game.pushes_every_move``), every connected seat's, whatever the move changed:
-        who is sent a frame depends on the step, never on who moved or what they hold
-        (issue 32). Anything else (a step's end, a timer, a seat come or gone): every
-        connected seat's. The seats pushed, and the connections found gone."""
+        it is and shows the table nothing new, the mover's alone (its acknowledgement) or,
+        on the steps the game names (``Game.pushes_every_move``), every connected seat's,
+        whatever the move changed: who is sent a frame depends on the step and on what the
+        table sees, never on who moved or what they hold (issue 32). Anything else (a step's
+        end, a timer, a seat come or gone, a move the table sees, such as an Away mark):
+        every connected seat's. The seats pushed, and the connections found gone."""
         room = sent.room
         game, game_views = room.rules, sent.game_views
         had = seen.game_views(room, game_views) if seen else None
@@ -114,8 +115,12 @@ class Delivery:
         if not changed:
             return set(), []
         within_step = (
-            had is not None and mover is not None and game.step(seen.state) == game.step(room.state)
-        )
+            had is not None
+            and mover is not None
+            and game.step(seen.state) == game.step(room.state)
+            and replies.same_but_progress(game.table_view(seen.state),
+                                          game.table_view(room.state), game.progress_fields)
+        )  # fmt: skip
         alone = within_step and not game.pushes_every_move(room.state)
         seats = [s for s in room.seats if s.connection and (not alone or s.name == mover)]
         messages = [(seat.connection, sent.pad(sent.view(seat.name))) for seat in seats]
@@ -133,16 +138,13 @@ class _RoomFrames:
             seat.name: replies.view_message(seq, view_for(room, seat.name, self.game_views))
             for seat in room.seats
         }
-        self._public = (
-            replies.view_message(seq, replies.public_view(room)) if room.watchers else None
-        )
-        self.size = frames.room_size([*self._views.values(), *filter(None, [self._public])])
+        self._public = replies.view_message(seq, replies.public_view(room))
+        self.size = frames.room_size(self._public, self._views.values())
 
     def view(self, name: str) -> dict[str, Any]:
         return self._views[name]
 
     def public(self) -> dict[str, Any]:
-        assert self._public is not None
         return self._public
 
     def pad(self, message: dict[str, Any]) -> dict[str, Any]:

@@ -414,7 +414,7 @@ class RoomService(LobbyHandlers, GameHandlers):
             self.ports.connections.unbind(connection_id)
             raise table_screens.TableLetGo()
         view = replies.view_message(loaded.stamp, replies.public_view(loaded.room))
-        self._send(connection_id, view if view["rev"] != command.rev else replies.PONG)
+        self._send(connection_id, view if view["rev"] != command.rev else replies.PONG, loaded.room)
 
     def watcher_gone(self, room: Room, connection_id: str) -> Change:
         """``$disconnect`` of a table screen: it stops watching."""
