@@ -8,12 +8,14 @@ pseudo-random function, so without the key its output cannot be told from random
 number of outputs narrows the key. Searching the key means trying 2^256 of them (a
 32-bit seed or a 64-bit generator state was searched in minutes: docs/security.md).
 
-The streams keep apart what the table sees and what it must not: ``PUBLIC`` for draws
-whose outcome everyone sees at once (the duck's ingredients, the villagers laid out, the
-first accuser, a ritual picked for an absent Chief), ``SECRET`` for every other one (the
-deal of roles and identities, random targets and every automatic choice whose result is
-hidden). They are separate functions of the key, so a public outcome says nothing of a
-secret draw, however many draws either stream has made.
+The streams keep apart what the table sees and what it must not: ``PUBLIC`` for the
+draws of the game's own public dealing (the duck's ingredients, the villagers laid out,
+the first accuser), ``SECRET`` for every other one (the deal of roles and identities,
+random targets, and every automatic choice, whether its result is hidden, such as the
+Knight's random guard, or shown, such as a ritual picked for an absent Chief). They are
+separate functions of the key, and each word of a stream is a separate output of a
+pseudo-random function, so no outcome, public or shown, says anything of another draw,
+however many draws either stream has made.
 
 The state keeps the key and how many words each stream has used (``RngState``), so a
 stored game replays exactly, and survives a JSON round trip. The key is a secret of the

@@ -13,12 +13,11 @@ own Seer results and Pickpocket peeks, and ``notes``: every private result of th
 game (spells, guard, Seer looks, peeks), each with its day; witches see witches (the
 Crow sees them too) and the witches' choices during their 15 s; the Knight sees the
 counts.
-Never: the seed, pinned draws, other cats' roles, hands, places, spells,
+Never: the game's key, pinned draws, other cats' roles, hands, places, spells,
 votes before they are revealed, or the cards played in a ritual.
 At the end every role and the whole story are revealed (``_full_day``), but never the
-ritual cards: no view shows them. (A finished game's replay file, which a room gives the
-seats that played it, holds every move, cards included, so that it plays to the same end:
-docs/replay.md.)
+ritual cards: no view shows them, nor the file a room gives the seats that played (the
+table's views, step by step: docs/replay.md); only the server's journal holds them.
 """
 
 from collections import Counter
