@@ -30,15 +30,18 @@ const ctx = { send: () => {}, render: () => render(), refresh: () => {}, strip, 
 
 // The key is read from the fragment once and then taken out of the address bar (a laptop
 // on a TV shows it to the whole table, and anyone holding it could open screens that let
-// this one go); the tab keeps it for a reload (sessionStorage: this tab only, never sent).
+// this one go); the tab keeps it for a reload of the page (sessionStorage: this tab only,
+// never sent), and for nothing else: a link opened without a key has none.
 function tableKey() {
   const stored = `party.tableKey.${room}`;
   const fromLink = new URLSearchParams(location.hash.slice(1)).get("key");
   if (fromLink) {
     sessionStorage.setItem(stored, fromLink);
     history.replaceState(null, "", location.pathname + location.search);
+    return fromLink;
   }
-  return fromLink || sessionStorage.getItem(stored) || "";
+  const [navigation] = performance.getEntriesByType("navigation");
+  return (navigation && navigation.type === "reload" && sessionStorage.getItem(stored)) || "";
 }
 
 async function main() {

@@ -105,6 +105,10 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
         expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
         expect(main).to_contain_text("Ann")
         expect(page.locator("ul.seats li")).to_have_count(5)
+        # Issue 32: the key leaves the address bar (a TV shows it), and a reload keeps it.
+        assert "key=" not in page.url, page.url
+        page.reload()
+        expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
         # Issue 32: the code alone, or another key, opens no table and lets nobody go.
         stranger = page.context.new_page()
         stranger.on("pageerror", lambda error: errors.append(str(error)))
