@@ -15,7 +15,7 @@ from ..domain.room import (
 from ..service.commands import TimerMessage
 from .ports import Connections, Metrics, Pusher, RoomStore, Timers
 from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
-from .wire import frame_bytes
+from .wire import PAD, frame_bytes
 
 
 class MemoryRoomStore(RoomStore):
@@ -163,7 +163,7 @@ class MemoryPusher(Pusher):
             if connection_id in self.gone:
                 dropped.append(connection_id)
             else:
-                read = {key: value for key, value in message.items() if key != "pad"}
+                read = {key: value for key, value in message.items() if key != PAD}
                 self.sent.setdefault(connection_id, []).append(read)
         return dropped
 

@@ -7,6 +7,7 @@ a room is padded to one size (frames.py), and a push reaches every connected sea
 mover alone, never a set of seats that a secret move picked (``_push_views``)."""
 
 from concurrent.futures import ThreadPoolExecutor
+from functools import cached_property
 from typing import Any
 
 from ..adapters.ports import Pusher, Timers
@@ -128,18 +129,33 @@ class Delivery:
 
 
 class _RoomFrames:
-    """The frames of one delivery to a room: every seat's view message, built once, and
-    the size each frame is padded to (frames.py: the class of the largest view)."""
+    """The frames of one delivery to a room: every seat's view message and the public one,
+    each built once and only if something is sent, and the size each frame is padded to
+    (frames.py: from the public view, or the longest seat's view should it be longer)."""
 
     def __init__(self, room: Room, seq: int) -> None:
         self.room, self.seq = room, seq
-        self.game_views = room.rules.views(room.state) if room.state is not None else None
-        self._views = {
-            seat.name: replies.view_message(seq, view_for(room, seat.name, self.game_views))
-            for seat in room.seats
-        }
-        self._public = replies.view_message(seq, replies.public_view(room))
-        self.size = frames.room_size(self._public, self._views.values())
+
+    @cached_property
+    def game_views(self) -> dict[str, dict] | None:
+        room = self.room
+        return room.rules.views(room.state) if room.state is not None else None
+
+    @cached_property
+    def _views(self) -> dict[str, dict[str, Any]]:
+        return {
+            seat.name: replies.view_message(self.seq, view_for(self.room, seat.name,
+                                                               self.game_views))
+            for seat in self.room.seats
+        }  # fmt: skip
+
+    @cached_property
+    def _public(self) -> dict[str, Any]:
+        return replies.view_message(self.seq, replies.public_view(self.room))
+
+    @cached_property
+    def size(self) -> int:
+        return frames.room_size(self._public, self._views.values())
 
     def view(self, name: str) -> dict[str, Any]:
         return self._views[name]

@@ -15,13 +15,12 @@ bytes and time is measured by bench/backend.py (docs/performance.md).
 from collections.abc import Iterable
 from typing import Any
 
-from ..adapters.wire import frame_bytes
+from ..adapters.wire import PAD, frame_bytes
 
 #: The lengths a frame is padded to: the smallest that holds it. Up to 30 KiB one frame
 #: and one billed message (API Gateway: 32 KB frames, messages billed per 32 KB); past it,
 #: multiples of 30 KiB up to API Gateway's 128 KB message.
 FRAME_CLASSES = (1024, 2048, 4096, 8192, 16384, 30720, 61440, 92160, 122880)
-PAD = "pad"
 _EMPTY_PAD_BYTES = len(f',"{PAD}":""')
 #: How much longer than the public view a seat's view can be: its private part (a role,
 #: a hand, looks, notes, the coven's names) is at most a quarter of the public view plus
