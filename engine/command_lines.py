@@ -55,6 +55,9 @@ def helpers_of(key: str = DEFAULT_GAME) -> ModuleType:
 #: with 256 bits and draw from two streams (engine/rng.py), so ``seed`` deals another game
 #: than it did in format 1 (a 32-bit seed and one 64-bit generator).
 SCENARIO_FORMAT = 2
+#: The ``kind`` of the file a phone downloads from a room (functions/.../journal.py
+#: ``viewer_file``): the table's steps, no moves; it cannot be played.
+VIEWER_KIND = "viewer"
 
 
 class ScenarioFile(BaseModel):
@@ -75,8 +78,8 @@ class ScenarioFile(BaseModel):
     #: and every action its ``t``: the times the game was given, so the same deadlines.
     started_at: float | None = None
     actions: list[dict[str, Any]]
-    #: The table's view as each step opened, for the browser's replay viewer (files
-    #: downloaded from a room before issue 32 had them); the replay ignores them.
+    #: The table's view as each step opened, which files downloaded from a room before
+    #: issue 32 had: kept so that such a file is refused for its format alone, in words.
     steps: list[dict[str, Any]] | None = None
     #: Free text for people reading the file.
     description: str | None = None
@@ -88,7 +91,7 @@ class ScenarioFile(BaseModel):
     def _not_a_viewers_file(cls, data: Any) -> Any:
         # What a phone downloads from a room (docs/replay.md) shows the table's steps and
         # holds no move: said in words, not as the fields it lacks.
-        if isinstance(data, dict) and data.get("kind") == "viewer":
+        if isinstance(data, dict) and data.get("kind") == VIEWER_KIND:
             raise ValueError(
                 "this is a viewer's file, downloaded from a room: it shows the table's steps "
                 "(open it in replay.html) and holds no moves, so it cannot be played again "

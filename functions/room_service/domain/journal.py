@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.command_lines import SCENARIO_FORMAT
+from engine.command_lines import SCENARIO_FORMAT, VIEWER_KIND
 from engine.effects import Effect
 from engine.game import Game
 from engine.games import game_of
@@ -99,9 +99,9 @@ def last_game(entries: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     return None if opening is None else entries[opening:]
 
 
-#: What a phone downloads (``viewer_file``) says what it is: ``"kind": "viewer"``, and its
-#: own format (docs/replay.md), apart from the scenario files' ``SCENARIO_FORMAT``.
-VIEWER_KIND = "viewer"
+#: What a phone downloads (``viewer_file``) says what it is: ``"kind": VIEWER_KIND`` (the
+#: engine's, whose command line refuses such a file in words), and its own format
+#: (docs/replay.md), apart from the scenario files' ``SCENARIO_FORMAT``.
 VIEWER_FORMAT = 1
 
 
