@@ -9,6 +9,8 @@ import os
 import signal
 import socket
 
+from functions.room_service.adapters.clock import TimeScaleRefused, parse_time_scale
+
 from .stack import LocalStack, Options
 
 
@@ -26,6 +28,13 @@ def lan_address() -> str | None:
 def _seconds_range(text: str) -> tuple[float, float]:
     low, _, high = text.partition("-")
     return float(low), float(high or low)
+
+
+def _time_scale(text: str) -> float:
+    try:
+        return parse_time_scale(text)
+    except TimeScaleRefused as refused:
+        raise argparse.ArgumentTypeError(str(refused)) from None
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -46,6 +55,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--dynamodb-url", help="use this DynamoDB (e.g. DynamoDB Local) instead of moto"
     )
     parser.add_argument("--sqs-url", help="use this SQS endpoint instead of moto")
+    parser.add_argument("--time-scale", type=_time_scale, default=1.0, metavar="N",
+                        help="game time runs N times faster: every timer and countdown N times "
+                             "shorter (tests; default 1, as deployed)")  # fmt: skip
+    parser.add_argument("--time-origin", type=float, metavar="EPOCH",
+                        help="with --time-scale: the wall-clock second at which game time equals "
+                             "wall time (default: now); a restart over the same store mid-game "
+                             "passes the one the first run printed")  # fmt: skip
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument("--verbose", action="store_true", help="handler logs and metrics")
     return parser.parse_args(argv)
@@ -62,6 +78,10 @@ def banner(stack: LocalStack, qr: bool) -> str:
     lines.append(f"  WebSocket:  {stack.websocket_url}")
     lines.append(f"  DynamoDB:  {stack.dynamodb_url}   SQS:  {stack.sqs_url}"
                  + ("   (moto, in memory)" if stack.moto else ""))  # fmt: skip
+    if stack.options.time_scale != 1:
+        scale = stack.options.time_scale
+        lines.append(f"  Time runs {scale:g}× faster: a 15 s step takes {15 / scale:.2g} s "
+                     f"(time origin {stack.time_origin!r}).")  # fmt: skip
     if stack.options.bots:
         lines.append(f"  Bots: {stack.options.bots} join every room you create.")
     lines.append("  Ctrl-C stops everything.")
@@ -102,7 +122,8 @@ def main(argv: list[str] | None = None) -> None:
     options = Options(host=args.host, port=args.port, bots=max(0, min(args.bots, 11)),
                       think=args.think, workers=max(1, args.workers),
                       idle_timeout=args.idle_timeout, dynamodb_url=args.dynamodb_url,
-                      sqs_url=args.sqs_url, verbose=args.verbose)  # fmt: skip
+                      sqs_url=args.sqs_url, verbose=args.verbose,
+                      time_scale=args.time_scale, time_origin=args.time_origin)  # fmt: skip
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     asyncio.run(serve(options, qr=not args.no_qr))
 

@@ -96,7 +96,8 @@ def _iso(epoch: float) -> str:
 class Gateway:
     def __init__(self, routes: dict[str, Function], route_selection: str, lambdas: LocalLambdas,
                  *, stage: str, frontend: Path, idle_timeout: float = IDLE_TIMEOUT,
-                 max_connection: float = MAX_CONNECTION, frame_limit: int = FRAME_LIMIT):  # fmt: skip
+                 max_connection: float = MAX_CONNECTION, frame_limit: int = FRAME_LIMIT,
+                 clock: dict[str, float] | None = None):  # fmt: skip
         if not route_selection.startswith("$request.body."):
             raise ValueError(f"unsupported RouteSelectionExpression {route_selection!r}")
         self.routes = routes
@@ -107,6 +108,8 @@ class Gateway:
         self.idle_timeout = idle_timeout
         self.max_connection = max_connection
         self.frame_limit = frame_limit
+        #: A faster game clock's scale and origin for /config.json (empty: the wall clock).
+        self.clock = clock or {}
         self.connections: dict[str, LocalConnection] = {}
         self.stats = GatewayStats()
         #: Called with every message posted to a connection (the bot seating watches them).
@@ -359,7 +362,8 @@ class Gateway:
     # -- the phone client ------------------------------------------------------------------
     async def config(self, request: web.Request) -> web.Response:
         scheme = "wss" if request.secure else "ws"
-        return web.json_response({"websocket_url": f"{scheme}://{request.host}/{self.stage}"})
+        return web.json_response({"websocket_url": f"{scheme}://{request.host}/{self.stage}",
+                                  **self.clock})  # fmt: skip
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         return self._page("index.html")

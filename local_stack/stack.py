@@ -7,12 +7,15 @@ import contextlib
 import json
 import os
 import sys
+import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+
+from functions.room_service.adapters.clock import TIME_ORIGIN_VARIABLE, TIME_SCALE_VARIABLE
 
 from .bot_client import BOT_NAMES, BotClient
 from .cloud import REGION, EmbeddedAws, Provisioned, provision
@@ -38,6 +41,13 @@ class Options:
     sqs_url: str | None = None
     verbose: bool = False
     frontend: Path = ROOT / "frontend"
+    #: Game time runs this many times faster than the wall clock (functions/room_service/
+    #: adapters/clock.py): every deadline, timer and countdown N times shorter.
+    time_scale: float = 1.0
+    #: The wall-clock instant at which game time equals wall time (default: the start). A
+    #: stack restarted over the same store mid-game passes its first run's, or game time
+    #: would jump back and every stored deadline with it.
+    time_origin: float | None = None
 
 
 def _given_endpoint(service: str) -> str | None:
@@ -63,6 +73,7 @@ class LocalStack:
         self._stopping = False
         self._bots: list[BotClient] = []
         self._rooms_with_bots: set[str] = set()
+        self.time_origin = options.time_origin or time.time()
 
     # -- start / stop ----------------------------------------------------------------------
     async def start(self) -> None:
@@ -80,6 +91,7 @@ class LocalStack:
             self.template.routes(), self.template.route_selection_expression(), self.lambdas,
             stage=self.stage, frontend=self.options.frontend,
             idle_timeout=self.options.idle_timeout, max_connection=self.options.max_connection,
+            clock=self.clock_config(),
         )  # fmt: skip
         app = self.gateway.app()
         app.router.add_get("/local/stats", self.stats)
@@ -98,6 +110,8 @@ class LocalStack:
 
         # The handlers' environment: the template's variables, resolved to local resources
         # (set before the Lambda workers start, which inherit it).
+        for name in (TIME_SCALE_VARIABLE, TIME_ORIGIN_VARIABLE):  # an earlier stack's
+            os.environ.pop(name, None)
         os.environ.update(self.environment(dynamodb_url, sqs_url))
         await self.lambdas.warm(list(self.template.routes().values())
                                 + [s.function for s in self.template.queue_sources()])  # fmt: skip
@@ -174,7 +188,17 @@ class LocalStack:
         for name, value in self.template.environment().items():
             env[name] = self._resolve(value)
         env["POWERTOOLS_LOG_LEVEL"] = "INFO" if self.options.verbose else "WARNING"
+        if self.options.time_scale != 1:
+            env[TIME_SCALE_VARIABLE] = repr(self.options.time_scale)
+            env[TIME_ORIGIN_VARIABLE] = repr(self.time_origin)
         return env
+
+    def clock_config(self) -> dict[str, float]:
+        """What the phones need in /config.json to count down on the handlers' clock:
+        nothing at 1× (the wall clock, as deployed)."""
+        if self.options.time_scale == 1:
+            return {}
+        return {"time_scale": self.options.time_scale, "time_origin": self.time_origin}
 
     def _resolve(self, value: Any) -> str:
         if isinstance(value, str):

@@ -4,14 +4,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.local_stack_process import LocalStackProcess
+from tests.support.local_stack_process import BROWSER_TIME_SCALE, LocalStackProcess
 from tests.support.ui_table import ARTIFACTS, CHROMIUM, FLAGS, PHONE
 
 
 @pytest.fixture(scope="module")
 def stack():
-    """`make dev` on 127.0.0.1 with four quick bots joining every room created."""
-    process = LocalStackProcess("--bots", "4", "--think", "0.05-0.2")
+    """`make dev` on 127.0.0.1 with four quick bots joining every room created, its game
+    clock four times the wall's."""
+    process = LocalStackProcess("--bots", "4", "--think", "0.05-0.2", time_scale=BROWSER_TIME_SCALE)
     yield process
     process.interrupt()
 
@@ -36,3 +37,62 @@ def phones():
         yield open_phone
         browser.close()
         assert errors == [], errors
+
+
+# -- Where coverage is measured, and where the time goes --------------------------------------
+#: The layers of tests/, in the order `make test` reports their time.
+LAYERS = ("engine", "service", "integration", "e2e")
+
+
+def _layer(nodeid: str) -> str:
+    parts = nodeid.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "tests" and parts[1] in LAYERS else "other"
+
+
+def _measures_coverage(item: pytest.Item) -> bool:
+    """The engine's coverage floor (make test: 90 %) is checked on the engine layer's own
+    tests: they reach 97 % of it alone. Tracing the other layers (the engine under the room
+    service, thousands of random moves) only slows them, as does tracing the random-game
+    properties and balance counts (marked slow), which add no line the rules' tests miss."""
+    return _layer(item.nodeid) == "engine" and item.get_closest_marker("slow") is None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    import coverage  # pytest-cov's tracer, when --cov is on (in each xdist worker)
+
+    tracer = coverage.Coverage.current()
+    if tracer is None or _measures_coverage(item):
+        yield
+        return
+    tracer.stop()
+    try:
+        yield
+    finally:
+        tracer.start()
+
+
+_seconds_by_layer: dict[str, float] = {}
+_tests_by_layer: dict[str, int] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Each test's setup, call and teardown (reported to the controller under xdist)."""
+    layer = _layer(report.nodeid)
+    _seconds_by_layer[layer] = _seconds_by_layer.get(layer, 0.0) + report.duration
+    if report.when == "call":
+        _tests_by_layer[layer] = _tests_by_layer.get(layer, 0) + 1
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """`make test` ends by saying where its time went: each layer's test time (summed over
+    the workers, so more than the wall clock when they run side by side)."""
+    if not _seconds_by_layer or hasattr(config, "workerinput"):
+        return
+    terminalreporter.section("time per layer (test seconds, all workers)")
+    for layer in (*LAYERS, "other"):
+        if layer in _seconds_by_layer:
+            terminalreporter.write_line(f"{layer:<12} {_tests_by_layer.get(layer, 0):>5} tests "
+                                        f"{_seconds_by_layer[layer]:>8.0f} s")  # fmt: skip
+    terminalreporter.write_line(f"{'all':<12} {sum(_tests_by_layer.values()):>5} tests "
+                                f"{sum(_seconds_by_layer.values()):>8.0f} s")  # fmt: skip

@@ -9,6 +9,7 @@ import { Connection } from "./connection.js";
 import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
 import { lobbyScreen, hostTools, rangeText } from "./lobby.js";
 import * as strip from "./strip.js";
+import { setClock, tickMs } from "./clock.js";
 
 // A refusal in the player's language: `error_<code>` with its params (every code the server
 // sends has one: tests/engine/test_error_codes.py), else a plain "That did not work" (a newer
@@ -60,6 +61,7 @@ const ctx = {
 async function main() {
   await loadLanguage();
   const config = await fetch("config.json").then((r) => r.json()).catch(() => ({}));
+  setClock(config);
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
   connection = new Connection(url, {
     seat: () => app.seat,
@@ -71,7 +73,7 @@ async function main() {
     onSendFailed: () => { setError(t("not_sent"), app.lastMove && app.lastMove.control); render(); },
   });
   connection.open();
-  setInterval(renderStatus, 1000);
+  setInterval(renderStatus, tickMs()); // the countdown
   // An error sticks just under the status bar (css: main > .error), whatever its height.
   new ResizeObserver(() => document.body.style.setProperty("--status-height", `${statusBar.offsetHeight}px`))
     .observe(statusBar);

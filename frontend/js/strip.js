@@ -4,6 +4,7 @@
 // goes in it with the builders here (docs/client.md, "The table strip").
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { gameNow } from "./clock.js";
 
 // "Day 3 of 6", with a warning mark on the last day (Catch the Witch: the Knights' day).
 export function dayItem(n, of, { warn = false, warnLabel = "" } = {}) {
@@ -29,7 +30,7 @@ export function gaugeItem(label, n, of) {
 // The seconds left of the view's step, from its absolute deadline (null: no deadline).
 export function countdownItem(v) {
   if (!v || !v.deadline) return null;
-  const left = Math.max(0, Math.ceil(v.deadline - Date.now() / 1000));
+  const left = Math.max(0, Math.ceil(v.deadline - gameNow()));
   return h("span", { class: "fact countdown", "aria-label": t("seconds", { n: left }) }, `⏱ ${t("seconds_short", { n: left })}`);
 }
 

@@ -10,6 +10,7 @@ import { t, loadLanguage, currentLanguage, LANGUAGES } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { gameOf } from "./games.js";
 import * as strip from "./strip.js";
+import { setClock, tickMs } from "./clock.js";
 import { narrate, isMuted, setMuted } from "./narration.js";
 
 const params = new URLSearchParams(location.search);
@@ -53,6 +54,7 @@ async function main() {
   if (!room) { render(); return; }
   if (!key) { stop("table_key_missing"); return; } // a link from before keys, or typed by hand
   const config = await fetch("config.json").then((r) => r.json()).catch(() => ({}));
+  setClock(config);
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
   connection = new Connection(url, {
     seat: () => null,
@@ -68,7 +70,7 @@ async function main() {
     onSendFailed: () => {},
   });
   connection.open();
-  setInterval(renderStatus, 1000);
+  setInterval(renderStatus, tickMs()); // the countdown
   document.addEventListener("visibilitychange", () => { if (!document.hidden) connection.wake(); });
   render();
 }

@@ -16,13 +16,22 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.btw_ui_table import NAMES, SCREEN_JS, Table, choose, open_room
-from tests.support.local_stack_process import ROOT, LocalStackProcess
+from tests.support.local_stack_process import BROWSER_TIME_SCALE, ROOT, LocalStackProcess
 from tests.support.ui_table import ARTIFACTS, CONTRAST_JS
 
 
 @pytest.fixture(scope="module")
 def stack():
-    process = LocalStackProcess()  # no bots: the five phones are the table
+    # no bots: the five phones are the table
+    process = LocalStackProcess(time_scale=BROWSER_TIME_SCALE)
+    yield process
+    process.interrupt()
+
+
+@pytest.fixture(scope="module")
+def real_time_stack():
+    """Burn the Witch's one game whose timers run out at 1× (docs/testing.md)."""
+    process = LocalStackProcess()
     yield process
     process.interrupt()
 
@@ -187,7 +196,7 @@ class TimersTable:
             time.sleep(0.05)
 
 
-def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(stack, phones):
+def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(real_time_stack, phones):
     """§6 with timers on at 30 s (the create form), five phones in four languages. Nobody taps
     until each kind of timer has run out once: the witching hour, the accusation, the
     accuser's villager to lose, a vote (one player never votes), an execution, and the first
@@ -201,7 +210,7 @@ def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(stack, phone
     changed ballot's. The witching hour and the trial always run their fixed length (§2,
     §4): no news line names them (the coven's would tell who holds it); the trial's end
     shows its points instead."""
-    table = Table(phones, stack.http_url, seed=2)
+    table = Table(phones, real_time_stack.http_url, seed=2)
     timers = TimersTable(table)
     open_room(table, timer_seconds=30)
     ann = table.pages["Ann"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.support.local_stack_process import LocalStackProcess
+from tests.support.local_stack_process import BROWSER_TIME_SCALE, LocalStackProcess
 from tests.support.ui_table import (
     ARTIFACTS,
     CHROMIUM,
@@ -25,6 +25,14 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
 
 @pytest.fixture(scope="module")
 def stack():
+    process = LocalStackProcess(time_scale=BROWSER_TIME_SCALE)
+    yield process
+    process.interrupt()
+
+
+@pytest.fixture(scope="module")
+def real_time_stack():
+    """Catch the Witch's one game whose timers run out at 1× (docs/testing.md)."""
     process = LocalStackProcess()
     yield process
     process.interrupt()
@@ -99,10 +107,10 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
     assert '"_aws"' not in stack.output() and "CloudWatchMetrics" not in stack.output()
 
 
-def test_with_a_discussion_limit_every_countdown_runs_out(stack, browser):
+def test_with_a_discussion_limit_every_countdown_runs_out(real_time_stack, browser):
     """Nobody taps on a timed step: each countdown shows, runs out, and the game moves on
     (RULES §9). Phones still confirm the steps that have no timer (Ready, OK, a card)."""
-    table = UiTable(browser, stack.http_url, NAMES, seed=7)
+    table = UiTable(browser, real_time_stack.http_url, NAMES, seed=7)
     table.open_room(discussion_limit="30")
     table.start()
     ann = table.host

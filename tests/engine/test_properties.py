@@ -8,12 +8,15 @@ action is illegal, the state survives a JSON round-trip, and no view leaks a sec
 import os
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.catch_the_witch import GameState, Phase, apply, new_game, rules, view
 from engine.catch_the_witch.autoplay import bot_names, play
 from tests.support.leaks import assert_no_leak
+
+pytestmark = pytest.mark.slow  # random games: no coverage tracing; full count in make soak
 
 GAMES = int(os.environ.get("PROPERTY_GAMES", "520"))
 

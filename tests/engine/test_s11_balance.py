@@ -7,6 +7,8 @@ from engine.catch_the_witch import Role
 from engine.catch_the_witch.autoplay import play_new
 from engine.simulate import simulate
 
+pytestmark = pytest.mark.slow  # balance counts: no coverage tracing
+
 
 @pytest.mark.parametrize("count", [4, 8, 12])
 def test_s11_each_side_still_wins_a_fair_share(count):

@@ -289,6 +289,7 @@ def test_s11_on_the_knights_day_a_small_table_still_votes_whoever_may_be_the_jes
 MOST_SINGLE_VOTE_EXILES = {8: 0.30, 12: 0.30}
 
 
+@pytest.mark.slow  # deduction counts: no coverage tracing
 @pytest.mark.parametrize("count", [8, 12])
 def test_s11_exiles_are_decided_by_several_votes_and_often_hit_a_witch(count):
     """Issue 17's targets (< 30 % single-vote exiles, ≥ 40 % of exiles a witch) are

@@ -79,6 +79,8 @@ def test_publish_uploads_the_client_writes_config_invalidates_and_prints_the_url
     assert url == f"https://{distribution['DomainName']}/"
     objects = _objects(session, _bucket(session))
     config = objects["config.json"]
+    # Only the WebSocket's address: a deployed phone counts down on the wall clock (no
+    # time_scale: that is the local stack's, for tests).
     assert json.loads(config["Body"].read()) == {"websocket_url": WEBSOCKET_URL}
     assert config["ContentType"].startswith("application/json")
     for page in ("index.html", "rules.html", "rules/en.html", "table.html", "table", "config.json"):

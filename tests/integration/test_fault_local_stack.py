@@ -5,7 +5,8 @@
    Gateway and Lambda). Every phone reconnects with its seat token, sees the same role,
    and the game plays to its result.
 2. The SQS event source stops delivering timers for a while (``FAULT_TIMER_PAUSE``
-   seconds, default 30; 60 for the full run): timed steps are still resolved by the
+   seconds of game time, default 30; 60 for the full run; the stack's clock runs
+   BOT_TIME_SCALE times the wall's): timed steps are still resolved by the
    phones' next messages (the deadline backstop) and the late timers, delivered when the
    poller comes back, change nothing.
 (Timers delivered twice or late: tests/integration/test_fault_timers.py.)
@@ -14,12 +15,13 @@
 import asyncio
 import os
 import socket
+import time
 
 import pytest
 
 from local_stack.bot_client import BOT_NAMES, BotClient
 from local_stack.cloud import EmbeddedAws
-from tests.support.local_stack_process import LocalStackProcess, describe, until
+from tests.support.local_stack_process import BOT_TIME_SCALE, LocalStackProcess, describe, until
 
 TIMER_PAUSE = float(os.environ.get("FAULT_TIMER_PAUSE", "30"))
 
@@ -64,8 +66,11 @@ def store():
 
 def test_the_stack_crashes_mid_game_and_the_game_finishes_after_a_restart(store):
     port = str(_free_port())
-    args = ("--dynamodb-url", store.url, "--sqs-url", store.url, "--port", port)
-    stacks = [LocalStackProcess(*args)]
+    # The restart keeps the first run's game clock (--time-origin), as the store keeps its
+    # deadlines.
+    args = ("--dynamodb-url", store.url, "--sqs-url", store.url, "--port", port,
+            "--time-origin", repr(time.time()))  # fmt: skip
+    stacks = [LocalStackProcess(*args, time_scale=BOT_TIME_SCALE)]
 
     async def scenario() -> None:
         bots = await _table(stacks[0].websocket_url, {"discussion_limit": 30})
@@ -76,7 +81,7 @@ def test_the_stack_crashes_mid_game_and_the_game_finishes_after_a_restart(store)
         day = bots[0].game()["day"]
         stacks[0].kill()  # no $disconnect, no goodbye: every socket just drops
         await until(lambda: not any(bot.connected for bot in bots), 10, "the drop", bots)
-        stacks.append(LocalStackProcess(*args))  # same port, same store
+        stacks.append(LocalStackProcess(*args, time_scale=BOT_TIME_SCALE))  # same port, store
         await until(lambda: all(bot.connected for bot in bots), 30, "the reconnects", bots)
         await until(lambda: _over(bots), 400, "the result", bots)
         for bot in bots:
@@ -96,7 +101,8 @@ def test_the_stack_crashes_mid_game_and_the_game_finishes_after_a_restart(store)
 
 
 def test_timers_stopped_for_a_while_never_stop_the_game(store):
-    stack = LocalStackProcess("--dynamodb-url", store.url, "--sqs-url", store.url)
+    stack = LocalStackProcess("--dynamodb-url", store.url, "--sqs-url", store.url,
+                              time_scale=BOT_TIME_SCALE)  # fmt: skip
 
     async def scenario() -> None:
         bots = await _table(stack.websocket_url, {"discussion_limit": 30})
@@ -106,11 +112,11 @@ def test_timers_stopped_for_a_while_never_stop_the_game(store):
         stack.post("/local/timers/pause")
         delivered = stack.stats()["timers"]["delivered"]
         loop = asyncio.get_running_loop()
-        resume_at = loop.time() + TIMER_PAUSE
+        resume_at = loop.time() + TIMER_PAUSE / BOT_TIME_SCALE
         # The witches' 15 s run out with the poller down: the next message any phone sends
         # (its bot moves, or a heartbeat) resolves the passed deadline.
         for bot in bots:
-            bot.heartbeat = 5
+            bot.heartbeat = 5 / BOT_TIME_SCALE
         await until(lambda: (bots[0].game() or {}).get("phase") not in ("place_choice", "witches"),
                     TIMER_PAUSE + 60, "the day to end without timers", bots)  # fmt: skip
         assert stack.stats()["timers"]["delivered"] == delivered, "no timer while paused"

@@ -9,14 +9,14 @@ import time
 import pytest
 
 from local_stack.bot_client import BotClient
-from tests.support.local_stack_process import LocalStackProcess, describe, until
+from tests.support.local_stack_process import BOT_TIME_SCALE, LocalStackProcess, describe, until
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
 
 
 @pytest.fixture(scope="module")
 def stack():
-    process = LocalStackProcess("--workers", "4")
+    process = LocalStackProcess("--workers", "4", time_scale=BOT_TIME_SCALE)
     yield process
     if process.process.poll() is None:
         process.interrupt()
@@ -69,7 +69,10 @@ async def _six_cat_game(stack: LocalStackProcess) -> dict:
         await until(lambda: host.game()["phase"] != "witches", 40, "the witches' deadline", cats)
         moved_on = min(at for cat in cats for at, kind, view in cat.timeline
                        if kind == "view" and at > waited and view["phase"] != "witches")  # fmt: skip
-        assert moved_on - waited > 5, "the 15 s turn ended long before its deadline"
+        # (game time: the stack's clock runs time_scale times the wall's)
+        assert (moved_on - waited) * stack.time_scale > 5, (
+            "the 15 s turn ended long before its deadline"
+        )
         spoke = [message for cat in cats for at, kind, message in cat.timeline
                  if kind == "sent" and waited <= at < moved_on]  # fmt: skip
         assert spoke == [], "a phone spoke, so the poller did not end the turn alone"
@@ -171,7 +174,7 @@ async def _burn_the_witch_with_the_stacks_bots(stack: LocalStackProcess) -> dict
 
 def test_make_dev_bots_play_a_whole_game_of_burn_the_witch_with_a_person():
     """Issue 14: the bots `make dev --bots N` seats play whichever game the room has."""
-    bots_stack = LocalStackProcess("--bots", "4", "--think", "0-0.05")
+    bots_stack = LocalStackProcess("--bots", "4", "--think", "0-0.05", time_scale=BOT_TIME_SCALE)
     try:
         played = asyncio.run(_burn_the_witch_with_the_stacks_bots(bots_stack))
     finally:
@@ -185,7 +188,9 @@ def test_make_dev_bots_play_a_whole_game_of_burn_the_witch_with_a_person():
 def test_the_phone_client_and_its_config_are_served_on_the_same_port(stack):
     status, body = stack.get("/config.json")
     assert status == 200
-    assert f'"websocket_url": "{stack.websocket_url}"' in body
+    # The phones count down on the handlers' clock: this stack's runs BOT_TIME_SCALE× fast.
+    assert json.loads(body) == {"websocket_url": stack.websocket_url,
+                                "time_scale": BOT_TIME_SCALE, "time_origin": stack.clock.origin}  # fmt: skip
     status, _ = stack.get("/")
     assert status == 200
 

@@ -33,7 +33,7 @@ from local_stack.poller import QueuePoller
 from local_stack.stack import LocalStack, Options, _reaches_loopback
 from local_stack.template import Function
 from tests.integration.test_local_gateway import ROUTES, RecordingLambdas
-from tests.support.local_stack_process import LocalStackProcess, describe, until
+from tests.support.local_stack_process import BOT_TIME_SCALE, LocalStackProcess, describe, until
 
 LAN_SOURCES = ["192.168.1.20", "10.0.0.7", "172.16.5.9", "fd00::5", "fe80::1%eth0",
                "::ffff:192.168.1.20", "8.8.8.8", ""]  # fmt: skip
@@ -301,7 +301,7 @@ def _signal(pids, sig) -> None:
 
 
 def test_a_worker_killed_mid_game_fails_one_frame_and_the_game_goes_on():
-    stack = LocalStackProcess("--workers", "2")
+    stack = LocalStackProcess("--workers", "2", time_scale=BOT_TIME_SCALE)
     stopped: list[int] = []
 
     async def scenario() -> None:

@@ -14,11 +14,25 @@ import time
 import urllib.request
 from pathlib import Path
 
+from functions.room_service.adapters.clock import WALL_CLOCK, GameClock
+
 ROOT = Path(__file__).resolve().parents[2]
+
+#: The game clock's speed for the tests that play on the local stack (docs/testing.md):
+#: phones driven by Playwright still tap through the witches' 15 s (3.75 s here) and see
+#: each countdown, while a Catch the Witch day's fixed 27 s take under 7. One test of each
+#: game's timers runs at 1× (REAL_TIME).
+BROWSER_TIME_SCALE = 4.0
+#: Bot clients alone (no browser) answer in milliseconds: their games run faster still.
+BOT_TIME_SCALE = 10.0
+REAL_TIME = 1.0
 
 
 class LocalStackProcess:
-    def __init__(self, *args: str):
+    def __init__(self, *args: str, time_scale: float = REAL_TIME):
+        if time_scale != REAL_TIME:
+            args = (*args, "--time-scale", f"{time_scale:g}")
+        self.time_scale = time_scale
         env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_ENDPOINT_URL")}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "local_stack", "--host", "127.0.0.1", "--port", "0",
@@ -30,6 +44,11 @@ class LocalStackProcess:
         threading.Thread(target=self._read, daemon=True).start()
         self.http_url = self._wait_for(r"On this computer:\s+(\S+)").rstrip("/")
         self.websocket_url = self._wait_for(r"WebSocket:\s+(\S+)")
+        #: The handlers' clock, to fake a view's deadline as the server would set it.
+        self.clock = WALL_CLOCK
+        if time_scale != REAL_TIME:
+            origin = float(self._wait_for(r"time origin ([\d.]+)\)"))
+            self.clock = GameClock(time_scale, origin)
 
     def _read(self) -> None:
         for line in self.process.stdout:

@@ -12,11 +12,14 @@ class SqsTimers(Timers):
 
     MAX_DELAY = 900
 
-    def __init__(self, queue_url: str | None = None):
+    def __init__(self, queue_url: str | None = None, time_scale: float = 1.0):
         self.queue_url = queue_url or os.environ["TIMER_QUEUE_URL"]
+        #: The local stack's faster game clock (adapters/clock.py): delays are game time.
+        self.time_scale = time_scale
 
     def schedule(self, timer: TimerMessage, delay_seconds: float) -> None:
-        delay = min(self.MAX_DELAY, max(0, int(delay_seconds + 0.999)))  # never early
+        real_seconds = delay_seconds / self.time_scale
+        delay = min(self.MAX_DELAY, max(0, int(real_seconds + 0.999)))  # never early
         aws_client.client("sqs").send_message(
             QueueUrl=self.queue_url, MessageBody=timer.model_dump_json(), DelaySeconds=delay
         )

@@ -5,7 +5,6 @@ AWS calls), so tests and the local stack can set endpoints first.
 """
 
 import os
-import time
 from functools import cache
 from typing import Any
 
@@ -14,6 +13,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from ..adapters import ports
 from ..adapters.apigateway import ApiGatewayPusher, management_endpoint
+from ..adapters.clock import GameClock, clock_from_environment
 from ..adapters.dynamodb import DynamoConnections, DynamoRoomStore
 from ..adapters.sqs import SqsTimers
 from ..service.room_service import Ports, RoomService
@@ -35,16 +35,24 @@ class PowertoolsMetrics(ports.Metrics):
         logger.append_keys(room=room, seat=seat)
 
 
+@cache
+def game_clock() -> GameClock:
+    """The wall clock; on the local stack, perhaps a faster one (adapters/clock.py). Read
+    once per container, at its first invocation: a refused scale fails that invocation."""
+    return clock_from_environment()
+
+
 def now() -> float:
     """The service's clock (tests of the handlers replace it)."""
-    return time.time()
+    return game_clock().now()
 
 
 @cache
 def _service(endpoint: str) -> RoomService:
     ports = Ports(
         store=DynamoRoomStore(), connections=DynamoConnections(),
-        pusher=ApiGatewayPusher(endpoint), timers=SqsTimers(), metrics=PowertoolsMetrics(),
+        pusher=ApiGatewayPusher(endpoint), timers=SqsTimers(time_scale=game_clock().scale),
+        metrics=PowertoolsMetrics(),
     )  # fmt: skip
     return RoomService(ports, clock=lambda: now())
 

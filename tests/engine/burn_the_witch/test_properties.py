@@ -12,6 +12,7 @@ per step in turn. PROPERTY_GAMES sets the number of games (520 by default), as f
 import os
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,8 @@ from engine.burn_the_witch import tables
 from engine.burn_the_witch.command_line import GAME, SIDES, new_state, play, settings_for
 
 from .leaks import assert_no_leak
+
+pytestmark = pytest.mark.slow  # random games: no coverage tracing; full count in make soak
 
 GAMES = int(os.environ.get("PROPERTY_GAMES", "520"))
 

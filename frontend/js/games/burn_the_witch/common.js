@@ -2,6 +2,7 @@
 // a villager card, the table of every house, and the story told from the view's `history`.
 import { h } from "../../dom.js";
 import { t, hasString } from "../../i18n.js";
+import { gameNow, tickMs } from "../../clock.js";
 import { TRAIT_ICON, IDENTITY_ICON } from "./icons.js";
 
 // A villager's name in the player's language (the engine's name is the villager's key).
@@ -96,7 +97,7 @@ export function clock(v) {
   if (!v.deadline) return null;
   if (!ticking) {
     ticking = true;
-    setInterval(() => document.querySelectorAll(".btw-clock").forEach(tick), 1000);
+    setInterval(() => document.querySelectorAll(".btw-clock").forEach(tick), tickMs());
   }
   const el = h("span", { class: "btw-clock", "data-deadline": String(v.deadline) });
   tick(el);
@@ -104,6 +105,6 @@ export function clock(v) {
 }
 
 function tick(el) {
-  const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - Date.now() / 1000));
+  const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - gameNow()));
   el.textContent = `⏱ ${t("seconds_short", { n: left })}`;
 }

@@ -1,6 +1,7 @@
 // Small pieces every Catch the Witch screen uses.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { gameNow, realSeconds } from "../../clock.js";
 import { ICONS, PLACE_INGREDIENT } from "./icons.js";
 
 export const icon = (kind, value) => (ICONS[kind] && ICONS[kind][value]) || "";
@@ -36,9 +37,9 @@ let stepClock = null; // {deadline, start}: when this phone first saw the step's
 // this phone first saw the deadline (the view carries only the deadline).
 export function timeGauge(v) {
   if (!v.deadline) return h("div", { class: "gauge time", "aria-hidden": "true" }, h("span", {}));
-  const now = Date.now() / 1000;
+  const now = gameNow();
   if (!stepClock || stepClock.deadline !== v.deadline) stepClock = { deadline: v.deadline, start: now };
   const total = Math.max(1, v.deadline - stepClock.start);
   return h("div", { class: "gauge time", "aria-hidden": "true" },
-    h("span", { style: `animation-duration:${total}s;animation-delay:${-(now - stepClock.start)}s` }));
+    h("span", { style: `animation-duration:${realSeconds(total)}s;animation-delay:${-realSeconds(now - stepClock.start)}s` }));
 }

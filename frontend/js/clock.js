@@ -1,0 +1,26 @@
+// The game's clock. Deployed, it is the wall clock. The local stack can run game time
+// N times faster (`python -m local_stack --time-scale N`, for tests): its /config.json
+// then carries `time_scale` and `time_origin`, the same the handlers use
+// (functions/room_service/adapters/clock.py), so a countdown here ends when the server's
+// step does. Views' deadlines are game time; the rules' numbers (15 s) never change.
+let scale = 1;
+let origin = 0;
+
+// Take the scale from config.json (anything missing or odd: the wall clock).
+export function setClock(config) {
+  const given = Number(config && config.time_scale);
+  const at = Number(config && config.time_origin);
+  if (given > 1 && Number.isFinite(given) && Number.isFinite(at)) [scale, origin] = [given, at];
+}
+
+// Game time now, in seconds since the epoch (what views' deadlines are measured in).
+export function gameNow() {
+  const wall = Date.now() / 1000;
+  return scale === 1 ? wall : origin + (wall - origin) * scale;
+}
+
+// How long `gameSeconds` of game time take on the wall clock (a CSS animation's length).
+export const realSeconds = (gameSeconds) => gameSeconds / scale;
+
+// A countdown's refresh: once a game second (never faster than ten times a wall second).
+export const tickMs = () => Math.max(100, 1000 / scale);
