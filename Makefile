@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: dev demo test lint test-engine test-service test-integration test-e2e unit property bench balance scenarios name-tables screens package package-code \
+.PHONY: dev demo test check lint test-engine test-service test-integration test-e2e property soak bench balance scenarios name-tables screens package package-code \
 	deploy destroy clean
 
 # The runtime dependencies are pinned in functions/requirements.txt: the venv installs
@@ -32,9 +32,18 @@ dev: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m engine.demo $(ARGS)
 
-## test: lint, then every test with engine coverage >= 90 %
+## test: lint, then every test (TEST_WORKERS at once: docs/testing.md), with the engine's
+## coverage >= 90 % measured on its rules' tests; ends with the time each layer took
+TEST_WORKERS ?= 4
+PYTEST := $(BIN)/python -m pytest
 test: lint
-	$(BIN)/python -m pytest --cov=engine --cov-report=term --cov-fail-under=90 --durations=8
+	$(PYTEST) -n $(TEST_WORKERS) --dist worksteal --cov=engine --cov-report=term \
+		--cov-fail-under=90 --durations=15
+
+## check: the inner loop, at most 5 minutes: lint, then the engine's and the room service's
+## tests without the random-game properties and balance counts (marked slow)
+check: lint
+	$(PYTEST) -n 2 tests/engine tests/service -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -46,16 +55,16 @@ lint: $(STAMP)
 ## (engine rules and properties; room service over in-memory ports; handlers on moto, the
 ## local stack and the deploy step; the phone client in Chromium). `make test` runs all four.
 test-engine test-service test-integration test-e2e: test-%: $(STAMP)
-	$(BIN)/python -m pytest tests/$*
+	$(PYTEST) -n $(TEST_WORKERS) --dist worksteal tests/$*
 
-## unit: the fast tests only (no random-game properties, no browser)
-unit: $(STAMP)
-	$(BIN)/python -m pytest tests/engine tests/service --ignore=tests/engine/test_properties.py \
-		--ignore=tests/engine/burn_the_witch/test_properties.py
-
-## property: the random-game properties alone, both games (PROPERTY_GAMES=520 by default)
+## property: the random-game properties alone, both games (PROPERTY_GAMES=520 each by default)
 property: $(STAMP)
-	$(BIN)/python -m pytest tests/engine/test_properties.py tests/engine/burn_the_witch/test_properties.py
+	$(PYTEST) tests/engine/test_properties.py tests/engine/burn_the_witch/test_properties.py
+
+## soak: the slow guards at their full counts (docs/testing.md): 5,000 random games of each
+## game, then the balance and deduction guards; about NN minutes on 2 cores
+soak: $(STAMP)
+	PROPERTY_GAMES=5000 $(PYTEST) -n 2 tests/engine -m slow
 
 ## bench: every benchmark (docs/performance.md), about 8 minutes; figures, no pass/fail
 bench: $(STAMP)

@@ -59,17 +59,24 @@ def _measures_coverage(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
-    import coverage  # pytest-cov's tracer, when --cov is on (in each xdist worker)
-
-    tracer = coverage.Coverage.current()
-    if tracer is None or _measures_coverage(item):
-        yield
-        return
-    tracer.stop()
+    tracers = [] if _measures_coverage(item) else _coverage_tracers()
+    for tracer in reversed(tracers):
+        tracer.stop()
     try:
         yield
     finally:
-        tracer.start()
+        for tracer in tracers:
+            tracer.start()
+
+
+def _coverage_tracers() -> list:
+    """Every coverage tracer running in this process (none without --cov). Under xdist,
+    pytest-cov 7 starts two in each worker (its Central and its DistWorker controller), so
+    stopping only ``Coverage.current()`` would leave the other tracing: coverage keeps the
+    started ones, in order, in ``Coverage._instances``."""
+    import coverage
+
+    return list(getattr(coverage.Coverage, "_instances", ()))
 
 
 _seconds_by_layer: dict[str, float] = {}

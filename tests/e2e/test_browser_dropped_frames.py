@@ -11,16 +11,20 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.local_stack_process import BROWSER_TIME_SCALE, LocalStackProcess
 from tests.support.ui_table import ARTIFACTS, LOCALES
 
 I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
 
 
-@pytest.fixture(autouse=True)
-def no_fault_left(stack):
-    """A failed test may leave throttled frames unused: they must not reach the next one."""
-    yield
-    stack.post("/local/faults/throttle?frames=0")
+@pytest.fixture
+def stack():
+    """A stack of its own for each test: the fault takes the next frames from any phone,
+    and the bots of an earlier test's room play on once its host is marked Away (a game
+    minute after the page closed: 15 s at this clock), so their moves would take it."""
+    process = LocalStackProcess("--bots", "4", "--think", "0.05-0.2", time_scale=BROWSER_TIME_SCALE)
+    yield process
+    process.interrupt()
 
 
 def _strings(language: str) -> dict[str, str]:

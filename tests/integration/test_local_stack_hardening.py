@@ -337,6 +337,8 @@ def test_a_worker_killed_mid_game_fails_one_frame_and_the_game_goes_on():
         await until(lambda: internal_errors(), 15, "the crashed frame's answer", bots)
         (answer,) = internal_errors()
         assert answer.keys() == {"message", "connectionId", "requestId"}
+        # The pool starts the new worker once the dead one's invocation has failed.
+        await until(lambda: stack.stats()["lambda"]["replaced"] == 1, 15, "a new worker", bots)
         stats = stack.stats()
         assert stats["lambda"]["crashes"] == 1 and stats["lambda"]["replaced"] == 1
         assert victim not in {w["pid"] for w in stats["lambda"]["workers"]}
