@@ -158,8 +158,9 @@ class LocalStack:
         for task in [*self._poller_tasks.values(), *self._tasks]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for bot in self._bots:
-            await bot.close()
+        # Side by side: each close waits for its $disconnect, and a long `make dev` (or a
+        # test module's stack) has seated dozens of bots.
+        await asyncio.gather(*(bot.close() for bot in self._bots), return_exceptions=True)
         if self.gateway is not None:
             await self.gateway.close_all()
         if self._runner is not None:

@@ -17,26 +17,49 @@ def stack():
     process.interrupt()
 
 
-@pytest.fixture
-def phones():
-    """Opens phone-sized pages in the browser's language ``locale``; a script error on any
-    of them fails the test."""
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, one per test module (a launch costs a second of CPU; each test
+    gets its own contexts). Module scope, not session: the sync API runs an event loop
+    on this thread, which a later test's asyncio.run() in the same worker would trip on."""
     assert Path(CHROMIUM).exists(), "apt-get install -y chromium (see .ci/run)"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright  # only the browser tests need it
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        errors: list[str] = []
-
-        def open_phone(locale: str = "en-GB"):
-            page = browser.new_context(viewport=PHONE, has_touch=True, locale=locale).new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            return page
-
-        yield open_phone
+        yield browser
         browser.close()
-        assert errors == [], errors
+
+
+@pytest.fixture(autouse=True)
+def _pages_close_with_their_test(request):
+    """The browser is the module's; the pages (contexts) a test opens close when it ends,
+    so none keeps polling a stack during the next test."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
+@pytest.fixture
+def phones(browser):
+    """Opens phone-sized pages in the browser's language ``locale``, each in a context of
+    its own; a script error on any of them fails the test."""
+    errors: list[str] = []
+
+    def open_phone(locale: str = "en-GB"):
+        page = browser.new_context(viewport=PHONE, has_touch=True, locale=locale).new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield open_phone
+    assert errors == [], errors
 
 
 # -- Where coverage is measured, and where the time goes --------------------------------------

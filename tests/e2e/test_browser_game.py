@@ -4,17 +4,14 @@ screen seen, and a game where every countdown runs out. Screenshots go to
 build/test-artifacts/."""
 
 import re
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.support.local_stack_process import BROWSER_TIME_SCALE, LocalStackProcess
 from tests.support.ui_table import (
     ARTIFACTS,
-    CHROMIUM,
     CONTRAST_JS,
-    FLAGS,
     TIMED_STEPS,
     UiTable,
     screenshot,
@@ -36,15 +33,6 @@ def real_time_stack():
     process = LocalStackProcess()
     yield process
     process.interrupt()
-
-
-@pytest.fixture
-def browser():
-    assert Path(CHROMIUM).exists(), "apt-get install -y chromium (see .ci/run)"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser
-        browser.close()
 
 
 def _audited(table: UiTable, prefix: str) -> list[str]:

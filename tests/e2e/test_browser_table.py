@@ -16,10 +16,9 @@ import threading
 import time
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from local_stack.bot_client import BotClient
-from tests.support.ui_table import CHROMIUM, FLAGS
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 LANDSCAPE = {"width": 1280, "height": 720}
@@ -89,69 +88,64 @@ class HostThread(threading.Thread):
             await host.close()
 
 
-def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narration(stack):
+def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narration(stack, browser):
     host = HostThread(stack.websocket_url)
     host.start()
     assert host.ready.wait(40) and host.failure is None, host.failure
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        errors: list[str] = []
-        page = browser.new_context(viewport=LANDSCAPE, locale="en-GB").new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.add_init_script(RECORDER)
-        assert host.key and len(host.key) >= 22
-        page.goto(f"{stack.http_url}/table?room={host.code}#key={host.key}")
-        main = page.locator("main")
-        expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
-        expect(main).to_contain_text("Ann")
-        expect(page.locator("ul.seats li")).to_have_count(5)
-        # Issue 32: the key leaves the address bar (a TV shows it), and a reload keeps it.
-        assert "key=" not in page.url, page.url
-        page.reload()
-        expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
-        # Issue 32: the code alone, or another key, opens no table and lets nobody go.
-        stranger = page.context.new_page()
-        stranger.on("pageerror", lambda error: errors.append(str(error)))
-        for link, said in ((f"table?room={host.code}#key={'A' * 22}", "opens no table"),
-                           (f"table?room={host.code}", "has no key")):  # fmt: skip
-            stranger.goto(f"{stack.http_url}/{link}")
-            refused = stranger.locator("main")
-            expect(refused).to_have_attribute("data-phase", "stopped", timeout=15_000)
-            expect(refused.locator(".error")).to_contain_text(said)
-        stranger.close()
-        expect(main).to_have_attribute("data-phase", "lobby")
-        sound = page.locator("#sound")
-        sound.click()  # muted, and remembered; then on again for the game
-        expect(sound).to_have_attribute("aria-pressed", "false")
-        assert page.evaluate("localStorage.getItem('party.table_muted')") == "1"
-        sound.click()
-        expect(sound).to_have_attribute("aria-pressed", "true")
-        SCREENS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=SCREENS / "table-lobby.png")
-        host.go.set()
+    errors: list[str] = []
+    page = browser.new_context(viewport=LANDSCAPE, locale="en-GB").new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(RECORDER)
+    assert host.key and len(host.key) >= 22
+    page.goto(f"{stack.http_url}/table?room={host.code}#key={host.key}")
+    main = page.locator("main")
+    expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
+    expect(main).to_contain_text("Ann")
+    expect(page.locator("ul.seats li")).to_have_count(5)
+    # Issue 32: the key leaves the address bar (a TV shows it), and a reload keeps it.
+    assert "key=" not in page.url, page.url
+    page.reload()
+    expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
+    # Issue 32: the code alone, or another key, opens no table and lets nobody go.
+    stranger = page.context.new_page()
+    stranger.on("pageerror", lambda error: errors.append(str(error)))
+    for link, said in ((f"table?room={host.code}#key={'A' * 22}", "opens no table"),
+                       (f"table?room={host.code}", "has no key")):  # fmt: skip
+        stranger.goto(f"{stack.http_url}/{link}")
+        refused = stranger.locator("main")
+        expect(refused).to_have_attribute("data-phase", "stopped", timeout=15_000)
+        expect(refused.locator(".error")).to_contain_text(said)
+    stranger.close()
+    expect(main).to_have_attribute("data-phase", "lobby")
+    sound = page.locator("#sound")
+    sound.click()  # muted, and remembered; then on again for the game
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("localStorage.getItem('party.table_muted')") == "1"
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENS / "table-lobby.png")
+    host.go.set()
 
-        shown: set[str] = set()
-        deadline = time.monotonic() + 480
-        while time.monotonic() < deadline:
-            phase = main.get_attribute("data-phase")
-            if phase in SHOWN and phase not in shown:
-                shown.add(phase)
-                page.screenshot(path=SCREENS / f"table-{phase.replace('_', '-')}.png")
-                if phase in ("morning", "game_over"):
-                    page.set_viewport_size(PORTRAIT)
-                    page.screenshot(path=SCREENS / f"table-{phase.replace('_', '-')}-portrait.png")
-                    page.set_viewport_size(LANDSCAPE)
-            if phase == "game_over":
-                break
-            time.sleep(0.2)
-        assert main.get_attribute("data-phase") == "game_over", "the game did not end in time"
-        assert host.done.wait(30) and host.failure is None, host.failure
-        expect(main.locator("h1")).to_contain_text(
-            " win"
-        )  # "The witches win!", as a phone words it
-        log = page.evaluate("window.__log")
-        _let_go_and_watch_again(page, stack, host)
-        browser.close()
+    shown: set[str] = set()
+    deadline = time.monotonic() + 480
+    while time.monotonic() < deadline:
+        phase = main.get_attribute("data-phase")
+        if phase in SHOWN and phase not in shown:
+            shown.add(phase)
+            page.screenshot(path=SCREENS / f"table-{phase.replace('_', '-')}.png")
+            if phase in ("morning", "game_over"):
+                page.set_viewport_size(PORTRAIT)
+                page.screenshot(path=SCREENS / f"table-{phase.replace('_', '-')}-portrait.png")
+                page.set_viewport_size(LANDSCAPE)
+        if phase == "game_over":
+            break
+        time.sleep(0.2)
+    assert main.get_attribute("data-phase") == "game_over", "the game did not end in time"
+    assert host.done.wait(30) and host.failure is None, host.failure
+    expect(main.locator("h1")).to_contain_text(" win")  # "The witches win!", as a phone words it
+    log = page.evaluate("window.__log")
+    _let_go_and_watch_again(page, stack, host)
     assert errors == [], errors
 
     assert host.key not in json.dumps(log), "the table key sent to the table screen"
@@ -193,6 +187,7 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
     lines = {e["step"]: e["text"] for e in spoken}
     witches_lines = {text for step, text in lines.items() if step.startswith("witches/")}
     assert len(witches_lines) == 1, witches_lines  # every night announced the same way
+    page.context.close()
 
 
 def _let_go_and_watch_again(page, stack, host: HostThread) -> None:

@@ -27,15 +27,31 @@ export function createFields(settings, onChange) {
   return [...settingsFields(settings, onChange), h("p", { class: "muted" }, t("roles_in_lobby"))];
 }
 
+// The role set this phone last sent, until a view shows it (or a while has passed: the
+// server may have refused it). Taps faster than the answers each build on the last one
+// sent: counted from a view that predates it, a second tap would undo the first.
+let sentRoles = null; // { roles, at }
+const SENT_ROLES_MS = 3000;
+const sameRoles = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function rolesShown(v) {
+  const pending = sentRoles && Date.now() - sentRoles.at < SENT_ROLES_MS;
+  if (pending && !sameRoles(v.settings.roles, sentRoles.roles)) return sentRoles.roles;
+  sentRoles = null;
+  return v.settings.roles;
+}
+
 // The host's lobby settings: every change is sent at once, and the server's answer
 // (the lobby view's start_problem) validates a custom role set live.
 export function lobbySettings(v, ctx) {
   const save = (settings) => ctx.send("settings", { settings });
-  const roles = v.settings.roles;
+  const roles = rolesShown(v);
   const counts = Object.fromEntries(ROLES.map((r) => [r, (roles || []).filter((x) => x === r).length]));
   const setCount = (role, by) => {
     counts[role] = Math.max(0, counts[role] + by);
-    save({ ...v.settings, roles: ROLES.flatMap((r) => Array(counts[r]).fill(r)) });
+    const next = ROLES.flatMap((r) => Array(counts[r]).fill(r));
+    sentRoles = { roles: next, at: Date.now() };
+    save({ ...v.settings, roles: next });
   };
   const mode = (custom) => h("button", { class: custom === Boolean(roles) ? "" : "secondary", "aria-pressed": String(custom === Boolean(roles)),
     disabled: custom && !v.default_roles && !roles,
