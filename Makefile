@@ -62,9 +62,10 @@ property: $(STAMP)
 	$(PYTEST) tests/engine/test_properties.py tests/engine/burn_the_witch/test_properties.py
 
 ## soak: the slow guards at their full counts (docs/testing.md): 5,000 random games of each
-## game, then the balance and deduction guards; about NN minutes on 2 cores
+## game, then the balance and deduction guards; about 17 minutes on 2 cores
+SOAK_GAMES ?= 5000
 soak: $(STAMP)
-	PROPERTY_GAMES=5000 $(PYTEST) -n 2 tests/engine -m slow
+	PROPERTY_GAMES=$(SOAK_GAMES) $(PYTEST) -n 2 tests/engine -m slow
 
 ## bench: every benchmark (docs/performance.md), about 8 minutes; figures, no pass/fail
 bench: $(STAMP)
