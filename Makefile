@@ -41,9 +41,10 @@ test: lint
 		--cov-fail-under=90 --durations=15
 
 ## check: the inner loop, at most 5 minutes: lint, then the engine's and the room service's
-## tests without the random-game properties and balance counts (marked slow)
+## tests without the two random-game properties (what `make unit` ran)
 check: lint
-	$(PYTEST) -n 2 tests/engine tests/service -m "not slow"
+	$(PYTEST) -n 2 tests/engine tests/service --ignore=tests/engine/test_properties.py \
+		--ignore=tests/engine/burn_the_witch/test_properties.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

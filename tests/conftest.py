@@ -114,6 +114,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _tests_by_layer[layer] = _tests_by_layer.get(layer, 0) + 1
 
 
+@pytest.hookimpl(trylast=True)  # after coverage's report and the slowest tests
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     """`make test` ends by saying where its time went: each layer's test time (summed over
     the workers, so more than the wall clock when they run side by side)."""

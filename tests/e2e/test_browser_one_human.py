@@ -25,9 +25,9 @@ from tests.support.ui_table import ARTIFACTS, LOCALES, UiTable, screenshot
 from tests.support.untranslated import SEEN_TEXT_JS, english_words, strings, table_names
 
 HUMAN = "Zoe"
-#: Two witches among five cats: the human is one in 2 deals of 5; 12 deals all miss once
-#: in about 460 runs.
-DEALS = 30  # 2 witches of 5 cats: no witch in 30 keyed deals once in 4 million runs
+#: Two witches among five cats: the human is one in 2 deals of 5 (keyed deals: no seed
+#: to pick); 30 deals all miss once in about 4 million runs (12 did once in 460).
+DEALS = 30
 
 #: The hold panel, held: what it shows (None: no hold bar on this screen), then released.
 HELD_TEXT_JS = """() => {

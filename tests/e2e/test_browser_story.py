@@ -79,6 +79,7 @@ def test_the_result_tells_the_whole_story_day_by_day(stack, phones, end_view, la
     page.screenshot(path=ARTIFACTS / f"story-{language}.png")
     for day in days.all()[:-1]:
         day.locator("summary").click()
+    assert days.evaluate_all("ds => ds.every(d => d.open)")  # the player opened them all
     text = main.inner_text()
     for words in TOLD[language]:
         assert words in text, words

@@ -10,9 +10,9 @@ Game time is ``origin + (wall - origin) × scale``. Every process that reads the
 (each Lambda worker, and the phones through ``/config.json``) gets the same origin and
 scale, so they agree on what "now" is, as the wall clock makes them agree on AWS.
 
-Only the local stack sets the two variables; a Lambda function on AWS refuses them (the
-runtime sets ``AWS_EXECUTION_ENV``, which no function's environment can override), so a
-template edit cannot make a real game's timers run fast.
+Only the local stack sets the two variables; a Lambda function on AWS refuses them (its
+runtime sets ``AWS_LAMBDA_FUNCTION_NAME`` and friends, reserved variables no function's
+environment can override), so a template edit cannot make a real game's timers run fast.
 """
 
 import math
@@ -24,9 +24,13 @@ from dataclasses import dataclass
 #: The environment variables the local stack sets for its Lambda workers.
 TIME_SCALE_VARIABLE = "LOCAL_TIME_SCALE"
 TIME_ORIGIN_VARIABLE = "LOCAL_TIME_ORIGIN"
-#: A scale beyond this would make SQS's whole-second delays, not the rules, decide when
-#: a step ends (a 4 s step at scale 100 is 0.04 s, but a timer waits at least 1 s).
-MAX_TIME_SCALE = 60.0
+#: SQS delays are whole seconds, so a step its timer ends lasts up to one wall second
+#: (N game seconds) past its deadline: at 10× a 4 s step may take 10 game seconds.
+#: Beyond 10×, SQS's grid, not the rules, would decide how long steps last.
+MAX_TIME_SCALE = 10.0
+#: Set in every Lambda function on AWS (managed runtimes, OS-only runtimes, container
+#: images alike); the local stack's workers set none of them.
+LAMBDA_VARIABLES = ("AWS_EXECUTION_ENV", "AWS_LAMBDA_FUNCTION_NAME", "AWS_LAMBDA_RUNTIME_API")
 
 
 class TimeScaleRefused(RuntimeError):
@@ -56,7 +60,7 @@ def clock_from_environment(environ: Mapping[str, str] = os.environ) -> GameClock
     scale_text = environ.get(TIME_SCALE_VARIABLE, "").strip()
     if not scale_text:
         return WALL_CLOCK
-    if environ.get("AWS_EXECUTION_ENV", "").startswith("AWS_Lambda"):
+    if any(environ.get(name) for name in LAMBDA_VARIABLES):
         raise TimeScaleRefused(
             f"{TIME_SCALE_VARIABLE} is for the local stack only; on AWS every game runs on "
             "the wall clock: remove it from the function's environment"

@@ -91,8 +91,11 @@ const opened = new Map();
 // taps it; oldest first, so the story reads in the order it was played.
 function storyDay(v, day, isLast, cat, cats) {
   const key = `${v.step}/${day.day}`;
-  const open = opened.has(key) ? opened.get(key) : isLast;
-  return h("li", {}, h("details", { open, ontoggle: (e) => opened.set(key, e.target.open) },
+  // The day on screen first: a tap opens it at once, but its toggle event comes a task
+  // later, after a view arriving meanwhile would have drawn it closed again.
+  const shown = document.querySelector(`details[data-day="${key}"]`);
+  const open = shown ? shown.open : opened.has(key) ? opened.get(key) : isLast;
+  return h("li", {}, h("details", { open, "data-day": key, ontoggle: (e) => opened.set(key, e.target.open) },
     h("summary", {}, h("span", {}, h("strong", {}, t("day", { n: day.day })), " ", h("span", { class: "muted" }, daySummary(day, cats)))),
     h("ul", { class: "story-lines" }, ...nightPart(day, cat, cats), ...eveningPart(day, cat), ...nightVotes(day, cat, cats))));
 }

@@ -44,18 +44,20 @@ function rolesShown(v) {
 // The host's lobby settings: every change is sent at once, and the server's answer
 // (the lobby view's start_problem) validates a custom role set live.
 export function lobbySettings(v, ctx) {
-  const save = (settings) => ctx.send("settings", { settings });
   const roles = rolesShown(v);
+  const settings = { ...v.settings, roles }; // with the set last sent, not a stale one
+  const save = (changed) => {
+    sentRoles = { roles: changed.roles, at: Date.now() };
+    ctx.send("settings", { settings: changed });
+  };
   const counts = Object.fromEntries(ROLES.map((r) => [r, (roles || []).filter((x) => x === r).length]));
   const setCount = (role, by) => {
     counts[role] = Math.max(0, counts[role] + by);
-    const next = ROLES.flatMap((r) => Array(counts[r]).fill(r));
-    sentRoles = { roles: next, at: Date.now() };
-    save({ ...v.settings, roles: next });
+    save({ ...settings, roles: ROLES.flatMap((r) => Array(counts[r]).fill(r)) });
   };
   const mode = (custom) => h("button", { class: custom === Boolean(roles) ? "" : "secondary", "aria-pressed": String(custom === Boolean(roles)),
     disabled: custom && !v.default_roles && !roles,
-    onclick: () => save({ ...v.settings, roles: custom ? (roles || v.default_roles) : null }) },
+    onclick: () => save({ ...settings, roles: custom ? (roles || v.default_roles) : null }) },
   t(custom ? "roles_custom" : "roles_default"));
   const editor = roles ? h("ul", { class: "roles" }, ...ROLES.map((role) => h("li", {},
     h("span", { class: "name" }, label("role", role)),
@@ -65,7 +67,7 @@ export function lobbySettings(v, ctx) {
     h("button", { class: "secondary", "aria-label": t("add_role", { role: t("role_" + role) }), onclick: () => setCount(role, 1) }, "+"))))
     : h("p", { class: "muted" }, (v.default_roles || []).map((r) => label("role", r)).join(" · ") || "—");
   return h("div", { class: "panel" }, h("h2", {}, t("settings")),
-    ...settingsFields(v.settings, save),
+    ...settingsFields(settings, save),
     h("h3", {}, t("role_set")), h("div", { class: "row", role: "group", "aria-label": t("role_set") }, mode(false), mode(true)),
     editor,
     roles ? h("p", { class: "muted" }, t("roles_count", { n: roles.length, cats: v.seats.length })) : null);
