@@ -184,15 +184,15 @@ class TimersTable:
         self.ran_out.append(kind)
 
     def tap_until(
-        self, done: Callable[[], bool], hold: Callable[[str], bool], timeout: float
+        self, done: Callable[[], bool], hold: Callable[[dict], bool], timeout: float
     ) -> None:
-        """Every phone taps what its screen offers until `done`, but where `hold(name)`."""
+        """Every phone taps what its screen offers until `done`, but where `hold(screen)`
+        (judged on the very screen it would tap: a step may begin between two looks)."""
         end = time.monotonic() + timeout
         while not done():
             assert time.monotonic() < end, f"timed out; phases {self.table.phases}"
             for name in NAMES:
-                if not hold(name):
-                    self.table.act(name)
+                self.table.act(name, hold)
             time.sleep(0.05)
 
 
@@ -238,20 +238,19 @@ def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(real_time_st
     assert timers.actor() == accuser
     timers.runs_out("choose_villager", accuser, "choose_villager")
 
-    def to_let_run_out(name: str) -> bool:
-        """Whether `name`'s phone shows a step whose timer this test has not yet let run out
-        (the phone taps nothing there)."""
-        phase = table.phase(name)
+    def to_let_run_out(screen: dict) -> bool:
+        """Whether a phone's screen (SCREEN_JS) shows a step whose timer this test has not
+        yet let run out (the phone taps nothing there)."""
+        phase = screen["phase"]
         if phase == "choose_villager":  # a hex's choice: "☠️"; a penalty's or trial's: "🔥"
-            hexed = table.pages[name].locator("main h1").inner_text().startswith("☠️")
-            return hexed and "hex" not in timers.ran_out
+            return screen["heading"].startswith("☠️") and "hex" not in timers.ran_out
         return phase in ("trial", "vote", "execute", "retribution") and phase not in timers.ran_out
 
     def over() -> bool:
         return all(table.phase(n) == "game_over" for n in NAMES)
 
     def every_phone_waits() -> bool:
-        return over() or all(to_let_run_out(n) for n in NAMES)
+        return over() or all(to_let_run_out(timers.screen(n)) for n in NAMES)
 
     end = time.monotonic() + 600
     while not over():

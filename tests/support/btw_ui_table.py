@@ -25,6 +25,7 @@ SCREEN_JS = """() => {
     visible: b.offsetParent !== null && !b.closest("details"),
   })).filter((b) => b.visible);
   return { phase: main.dataset.phase, seq: main.dataset.seq, buttons,
+           heading: ((main.querySelector("h1") || {}).textContent || "").trim(),
            voted: Boolean(main.querySelector(".ballot [role=status]")),
            error: (main.querySelector(".error") || {}).textContent || null };
 }"""
@@ -86,12 +87,15 @@ class Table:
     def phase(self, name: str) -> str:
         return self.pages[name].locator("main").get_attribute("data-phase") or ""
 
-    def act(self, name: str) -> None:
+    def act(self, name: str, hold: Callable[[dict], bool] | None = None) -> None:
+        """`name`'s phone looks and taps what a player would, unless ``hold(screen)``."""
         page = self.pages[name]
         screen = page.evaluate(SCREEN_JS)
         if not self.phases[name] or self.phases[name][-1] != screen["phase"]:
             self.phases[name].append(screen["phase"])
         self.audit(name, screen)
+        if hold is not None and hold(screen):
+            return
         key = (
             screen["seq"],
             tuple((b["text"], b["pressed"], b["disabled"]) for b in screen["buttons"]),
@@ -103,7 +107,9 @@ class Table:
             return
         self.acted[name] = (key, time.monotonic())
         # Tapped if still there with the same words (else a view arrived: look again).
-        Phone(name, page).tap(next(b for b in screen["buttons"] if b["index"] == index))
+        Phone(name, page).tap(
+            next(b for b in screen["buttons"] if b["index"] == index), screen["seq"]
+        )
 
     def audit(self, name: str, screen: dict) -> None:
         """The first time any phone shows a step, acting in it or watching ("-your-turn")."""

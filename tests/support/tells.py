@@ -32,9 +32,16 @@ LOOK_JS = """() => {
   const inside = (a, b) => a[0] >= b[0] && a[1] >= b[1] && a[0] + a[2] <= b[0] + b[2] && a[1] + a[3] <= b[1] + b[3];
   return { phase: main.dataset.phase, member: Boolean(main.querySelector(".ritual-cards")), blocks, buttons, strip: box(document.querySelector("header"), true),
            countdown: countdown ? parseInt(countdown.textContent.replace(/\\D+/g, ""), 10) : null,
+           at: Date.now() / 1000,
            bar: bar && shown(bar) ? box(bar, true) : null,
            popupOutside: Boolean(popup && !(scene && inside(box(popup), box(scene)))) };
 }"""
+
+
+def _ends(look: dict) -> float:
+    """When a phone's countdown says its step ends (wall seconds; the countdown's whole
+    seconds, rounded up, put it up to 1 s late)."""
+    return look["at"] + look["countdown"]
 
 
 def _boxes_differ(a: list[int], b: list[int]) -> bool:
@@ -53,7 +60,10 @@ def differences(first: dict, other: dict) -> list[str]:
                   if _boxes_differ(a, b)]  # fmt: skip
     if (first["countdown"] is None) != (other["countdown"] is None):
         found.append(f"countdown {first['countdown']} against {other['countdown']}")
-    elif first["countdown"] is not None and abs(first["countdown"] - other["countdown"]) > 2:
+    elif first["countdown"] is not None and abs(_ends(first) - _ends(other)) > 2:
+        # (the phones are read one after the other: each countdown is taken back to when
+        # it ends, so two phones a busy second apart still agree, and a different deadline
+        # does not)
         found.append(f"countdown {first['countdown']} s against {other['countdown']} s")
     if (first["bar"] is None) != (other["bar"] is None) or (
         first["bar"] and _boxes_differ(first["bar"], other["bar"])

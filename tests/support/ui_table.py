@@ -98,12 +98,14 @@ class Phone:
     def screen(self) -> dict:
         return self.page.evaluate(_SCREEN_JS)
 
-    def tap(self, button: dict) -> None:
+    def tap(self, button: dict, seq: str | None = None) -> None:
         """Tap a button of the screen just read, if it is still there with the same text
-        (else a view arrived meanwhile: the next look decides again)."""
+        and, given its ``seq``, on the same view (else a view arrived meanwhile: the next
+        look decides again; a button of the next step may read the same, a name)."""
         exact = re.compile(f"^\\s*{re.escape(button['text'])}\\s*$")
+        main = f'main[data-seq="{seq}"]' if seq else "main"
         with contextlib.suppress(PlaywrightError):
-            button_now = self.page.locator("main button").nth(button["index"])
+            button_now = self.page.locator(f"{main} button").nth(button["index"])
             button_now.filter(has_text=exact).click(timeout=2_000)
 
 
@@ -198,7 +200,7 @@ class UiTable:
         choice = self._choose(screen, lazy)
         if choice is not None:
             phone.acted_on = (key, now, screen["seq"])
-            phone.tap(next(b for b in screen["buttons"] if b["index"] == choice))
+            phone.tap(next(b for b in screen["buttons"] if b["index"] == choice), screen["seq"])
 
     def _choose(self, screen: dict, lazy: bool) -> int | None:
         """The button a player would tap on this screen (None: nothing to do)."""
