@@ -27,29 +27,42 @@ export function createFields(settings, onChange) {
   return [...settingsFields(settings, onChange), h("p", { class: "muted" }, t("roles_in_lobby"))];
 }
 
-// The role set this phone last sent, until a view shows it (or a while has passed: the
-// server may have refused it). Taps faster than the answers each build on the last one
-// sent: counted from a view that predates it, a second tap would undo the first.
-let sentRoles = null; // { roles, at }
-const SENT_ROLES_MS = 3000;
-const sameRoles = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+// Lobby settings go one message at a time. Two in flight may be handled by two Lambdas
+// at once and land in either order, the older last; so taps made meanwhile wait, merged,
+// until a view shows the one in flight (or SENT_MS pass: the server may have refused it),
+// and each tap builds on the last set tapped, not on a view that predates it.
+let inFlight = null; // { roles, at }: sent, not yet shown by a view
+let queued = null; // { ctx, settings }: to send once it is
+const SENT_MS = 3000;
+const sameRoles = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-function rolesShown(v) {
-  const pending = sentRoles && Date.now() - sentRoles.at < SENT_ROLES_MS;
-  if (pending && !sameRoles(v.settings.roles, sentRoles.roles)) return sentRoles.roles;
-  sentRoles = null;
-  return v.settings.roles;
+function sendSettings(ctx, settings) {
+  if (inFlight && Date.now() - inFlight.at < SENT_MS) {
+    queued = { ctx, settings };
+    return;
+  }
+  inFlight = { roles: settings.roles, at: Date.now() };
+  queued = null;
+  ctx.send("settings", { settings });
+  setTimeout(() => { if (queued) sendSettings(queued.ctx, queued.settings); }, SENT_MS);
 }
 
-// The host's lobby settings: every change is sent at once, and the server's answer
-// (the lobby view's start_problem) validates a custom role set live.
+// The role set to show and build on: the last tapped, else the view's.
+function rolesShown(v) {
+  if (inFlight && (sameRoles(v.settings.roles, inFlight.roles) || Date.now() - inFlight.at >= SENT_MS)) {
+    inFlight = null;
+    if (queued) sendSettings(queued.ctx, queued.settings);
+  }
+  if (queued) return queued.settings.roles;
+  return inFlight ? inFlight.roles : v.settings.roles;
+}
+
+// The host's lobby settings: every change is sent at once (one at a time, above), and the
+// server's answer (the lobby view's start_problem) validates a custom role set live.
 export function lobbySettings(v, ctx) {
   const roles = rolesShown(v);
-  const settings = { ...v.settings, roles }; // with the set last sent, not a stale one
-  const save = (changed) => {
-    sentRoles = { roles: changed.roles, at: Date.now() };
-    ctx.send("settings", { settings: changed });
-  };
+  const settings = { ...v.settings, roles }; // with the set last tapped, not a stale one
+  const save = (changed) => sendSettings(ctx, changed);
   const counts = Object.fromEntries(ROLES.map((r) => [r, (roles || []).filter((x) => x === r).length]));
   const setCount = (role, by) => {
     counts[role] = Math.max(0, counts[role] + by);
