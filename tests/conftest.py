@@ -47,6 +47,15 @@ def _pages_close_with_their_test(request):
             context.close()
 
 
+@pytest.fixture(scope="module")
+def real_time_stack():
+    """`make dev` with no bots and its clock at 1×: for each game's one game whose timers
+    run out in real time, and the tells test (docs/testing.md)."""
+    process = LocalStackProcess()
+    yield process
+    process.interrupt()
+
+
 @pytest.fixture
 def phones(browser):
     """Opens phone-sized pages in the browser's language ``locale``, each in a context of

@@ -28,14 +28,6 @@ def stack():
     process.interrupt()
 
 
-@pytest.fixture(scope="module")
-def real_time_stack():
-    """Burn the Witch's one game whose timers run out at 1× (docs/testing.md)."""
-    process = LocalStackProcess()
-    yield process
-    process.interrupt()
-
-
 def held_house(page: Page, shot: str = "") -> str:
     """What the house panel shows while the bar is held (a screenshot `shot`); released, it
     hides again."""

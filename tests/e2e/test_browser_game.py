@@ -27,14 +27,6 @@ def stack():
     process.interrupt()
 
 
-@pytest.fixture(scope="module")
-def real_time_stack():
-    """Catch the Witch's one game whose timers run out at 1× (docs/testing.md)."""
-    process = LocalStackProcess()
-    yield process
-    process.interrupt()
-
-
 def _audited(table: UiTable, prefix: str) -> list[str]:
     """Screenshot and audit (contrast ≥ 4.5:1, every control named) each new screen."""
     problems: list[str] = []

@@ -5,7 +5,6 @@ hold bar. Four phones play one game through the UI; the role set is exactly thos
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_browser_game import real_time_stack  # noqa: F401 (a fixture: no bots)
 from tests.support.tells import LOOK_JS, PANEL_JS, differences, panel_differences
 from tests.support.ui_table import ARTIFACTS, UiTable, screenshot
 from tests.support.untranslated import strings
@@ -39,7 +38,7 @@ def _role_of(page) -> str:
 
 
 def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_step(
-    real_time_stack,  # noqa: F811
+    real_time_stack,
     browser,
 ):
     # At 1×: the phones' countdowns, read one after the other, must agree within 2 s.
