@@ -219,6 +219,28 @@ def test_a_view_arriving_during_a_tap_does_not_swallow_it(stack, phones):
     expect(host.get_by_text("Ready. Waiting for the others…")).to_be_visible(timeout=10_000)
 
 
+def test_start_tapped_right_after_role_changes_starts_with_the_set_the_host_sees(stack, phones):
+    """Lobby settings go one at a time (two in flight can land in either order), so Start,
+    tapped before the last change is even sent, waits for it: the game starts with the
+    set on the host's screen instead of being refused for the one before it."""
+    host = phones()
+    frames = _views_received(host)
+    _create_a_room_for_bots(host, stack)
+    host.get_by_role("button", name="Custom", exact=True).click()
+    expect(host.get_by_text("Roles: 5, cats: 5")).to_be_visible()
+    expect(host.locator("#start")).to_be_enabled()
+
+    # Three taps in one task, as a quick thumb on a slow network: no view answers between.
+    host.evaluate("""() => {
+      for (const label of ["One fewer Herbalist", "One more Villager"])
+        document.querySelector(`button[aria-label="${label}"]`).click();
+      document.querySelector("#start").click();
+    }""")
+    expect(host.get_by_role("heading", name="Your secret role")).to_be_visible(timeout=15_000)
+    first = next(json.loads(f)["view"] for f in frames if '"role_set"' in f)
+    assert first["role_set"].get("herbalist", 0) == 0 and first["role_set"]["villager"] == 2
+
+
 LAST_RESULT = {
     "game": "catch_the_witch", "outcome": {"winner": "witches", "reason": "witches_take_over"},
     "reveal": {"roles": {"Zoe": "witch", "Bo": "seer", "Cy": "villager", "Di": "herbalist"},

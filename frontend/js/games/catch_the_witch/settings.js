@@ -30,9 +30,12 @@ export function createFields(settings, onChange) {
 // Lobby settings go one message at a time. Two in flight may be handled by two Lambdas
 // at once and land in either order, the older last; so taps made meanwhile wait, merged,
 // until a view shows the one in flight (or SENT_MS pass: the server may have refused it),
-// and each tap builds on the last set tapped, not on a view that predates it.
+// and each tap builds on the last set tapped, not on a view that predates it. Start waits
+// the same way: tapped just after a role change, it would otherwise reach the server first
+// and start with (or be refused for) a set the host no longer sees.
 let inFlight = null; // { roles, at }: sent, not yet shown by a view
 let queued = null; // { ctx, settings }: to send once it is
+let startQueued = null; // () => void: Start, tapped while settings were on their way
 const SENT_MS = 3000;
 const sameRoles = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -44,14 +47,31 @@ function sendSettings(ctx, settings) {
   inFlight = { roles: settings.roles, at: Date.now() };
   queued = null;
   ctx.send("settings", { settings });
-  setTimeout(() => { if (queued) sendSettings(queued.ctx, queued.settings); }, SENT_MS);
+  setTimeout(settled, SENT_MS);
+}
+
+// The one in flight is shown (or long gone): send what waited behind it, in tap order.
+function settled() {
+  if (queued) sendSettings(queued.ctx, queued.settings);
+  else if (startQueued && (!inFlight || Date.now() - inFlight.at >= SENT_MS)) {
+    const start = startQueued;
+    startQueued = null;
+    inFlight = null;
+    start();
+  }
+}
+
+// The lobby's Start: sent now, or once the settings tapped before it are shown.
+export function afterSettings(start) {
+  if (inFlight || queued) startQueued = start;
+  else start();
 }
 
 // The role set to show and build on: the last tapped, else the view's.
 function rolesShown(v) {
   if (inFlight && (sameRoles(v.settings.roles, inFlight.roles) || Date.now() - inFlight.at >= SENT_MS)) {
     inFlight = null;
-    if (queued) sendSettings(queued.ctx, queued.settings);
+    settled();
   }
   if (queued) return queued.settings.roles;
   return inFlight ? inFlight.roles : v.settings.roles;
