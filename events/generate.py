@@ -66,6 +66,8 @@ MESSAGES = {
     "guard_place": {"action": "guard_place", "place": "meadow"},
     "witch_place": {"action": "witch_place", "place": "forest"},
     "witch_spell": {"action": "witch_spell", "spell": "frog", "target": "Bo"},
+    "guess_place": {"action": "guess_place", "place": "river"},
+    "guess_spell": {"action": "guess_spell", "spell": "snatch", "target": "Cy"},
     "ok": {"action": "ok"},
     "end_talk": {"action": "end_talk"},
     "seer_look": {"action": "seer_look", "target": "Cy"},

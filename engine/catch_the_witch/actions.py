@@ -45,6 +45,19 @@ class WitchSpell(Move):
     target: Name | None = None
 
 
+class GuessPlace(Move):
+    """[design] Where a cat who is not a witch thinks a witch gathers (docs/engine.md)."""
+
+    type: Literal["guess_place"] = "guess_place"
+    place: Place
+
+
+class GuessSpell(Move):
+    type: Literal["guess_spell"] = "guess_spell"
+    spell: Spell
+    target: Name | None = None
+
+
 class Ok(Move):
     type: Literal["ok"] = "ok"
 
@@ -97,6 +110,8 @@ Action = Annotated[
     | GuardPlace
     | WitchPlace
     | WitchSpell
+    | GuessPlace
+    | GuessSpell
     | Ok
     | EndTalk
     | SeerLook
@@ -111,9 +126,9 @@ Action = Annotated[
     Field(discriminator="type"),
 ]
 ACTION_TYPES = (
-    "ready", "choose_place", "choose_guard", "guard_place", "witch_place", "witch_spell", "ok",
-    "end_talk", "seer_look", "pickpocket_peek", "pickpocket_take", "propose", "approve",
-    "play_card", "vote", "mark_away", "timeout",
+    "ready", "choose_place", "choose_guard", "guard_place", "witch_place", "witch_spell",
+    "guess_place", "guess_spell", "ok", "end_talk", "seer_look", "pickpocket_peek",
+    "pickpocket_take", "propose", "approve", "play_card", "vote", "mark_away", "timeout",
 )  # fmt: skip
 _ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 

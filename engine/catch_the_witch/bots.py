@@ -136,6 +136,8 @@ def _guard(v: View, me: dict, rng: Rng) -> Act:
 
 
 def _witches(v: View, me: dict, rng: Rng) -> Act:
+    if "witch_choices" not in me:
+        return _guess(v, me)
     if not v["your_turn"]:
         return None
     choices = me.get("witch_choices", {})
@@ -166,6 +168,22 @@ def _witches(v: View, me: dict, rng: Rng) -> Act:
     if "snatch" in spells and targets:
         return {"type": "witch_spell", "spell": "snatch", "target": rng.choice(targets)}
     return {"type": "witch_spell", "spell": "none"}
+
+
+def _guess(v: View, me: dict) -> Act:
+    """[design] Everyone else's tap in the witches' 15 s (docs/engine.md), made as a person
+    at the table would make it: a place, then a spell. The rules never read a guess, so a
+    bot's is the same plain one each day and draws nothing from ``rng`` (its play, and so
+    the balance figures, are what they were before guesses)."""
+    if me["form"] != "human" or me["away"]:
+        return None
+    guess = me.get("guess")
+    if guess is None:
+        places = v["open_places"]
+        return {"type": "guess_place", "place": places[v["day"] % len(places)]}
+    if guess["spell"] is None:
+        return {"type": "guess_spell", "spell": "none"}
+    return None
 
 
 def _frog_place(v: View, me: dict, lone: list[str]) -> str:

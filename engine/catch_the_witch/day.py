@@ -10,10 +10,18 @@ from dataclasses import dataclass, field
 
 from ..errors import IllegalAction
 from . import tables
-from .actions import ChooseGuard, ChoosePlace, GuardPlace, WitchPlace, WitchSpell
+from .actions import (
+    ChooseGuard,
+    ChoosePlace,
+    GuardPlace,
+    GuessPlace,
+    GuessSpell,
+    WitchPlace,
+    WitchSpell,
+)
 from .domain import Form, Ingredient, Phase, Place, Role, Spell
 from .queries import cats_at, check_end_of_day, frog_witnesses, human_witches, unlocked_spells
-from .state import Cat, Day, SpellCast, WitchChoice
+from .state import Cat, Day, Guess, SpellCast, WitchChoice
 
 
 class DayRules:
@@ -98,35 +106,62 @@ class DayRules:
                 "A witch's choices are final once tapped.", "§3.3", code="witch_choice_final"
             )
         spell = action.spell
-        if spell is not Spell.NONE and spell not in unlocked_spells(s):
+        target = self._spell_target(cat, spell, action.target, "§5")
+        if target is not None and target not in cats_at(s, choice.place):
             raise IllegalAction(
-                f"The {spell.value} spell is not unlocked yet.", "§5",
-                code="spell_locked", params={"spell": spell.value},
-            )  # fmt: skip
-        target = None
-        if spell.needs_target:
-            if action.target is None:
-                raise IllegalAction(
-                    f"The {spell.value} spell needs a target.", "§5",
-                    code="spell_needs_target", params={"spell": spell.value},
-                )  # fmt: skip
-            if action.target == cat.name:
-                raise IllegalAction(
-                    "Choose another cat as the target.", "§5", code="target_yourself"
-                )
-            if action.target not in cats_at(s, choice.place):
-                raise IllegalAction(
-                    f"{action.target} is not at the {choice.place.value}.", "§5",
-                    code="target_not_there",
-                    params={"name": action.target, "place": choice.place.value},
-                )  # fmt: skip
-            target = action.target
-        elif action.target is not None:
-            raise IllegalAction(
-                f"The {spell.value} spell takes no target.", "§5",
-                code="spell_takes_no_target", params={"spell": spell.value},
+                f"{target} is not at the {choice.place.value}.", "§5",
+                code="target_not_there", params={"name": target, "place": choice.place.value},
             )  # fmt: skip
         choice.spell, choice.target = spell, target
+
+    def _spell_target(self, cat: Cat, spell: Spell, target: str | None, rule: str) -> str | None:
+        """§5: an unlocked spell (or none), with a target exactly when it needs one."""
+        if spell is not Spell.NONE and spell not in unlocked_spells(self.s):
+            raise IllegalAction(
+                f"The {spell.value} spell is not unlocked yet.", rule,
+                code="spell_locked", params={"spell": spell.value},
+            )  # fmt: skip
+        if not spell.needs_target:
+            if target is not None:
+                raise IllegalAction(
+                    f"The {spell.value} spell takes no target.", rule,
+                    code="spell_takes_no_target", params={"spell": spell.value},
+                )  # fmt: skip
+            return None
+        if target is None:
+            raise IllegalAction(
+                f"The {spell.value} spell needs a target.", rule,
+                code="spell_needs_target", params={"spell": spell.value},
+            )  # fmt: skip
+        if target == cat.name:
+            raise IllegalAction("Choose another cat as the target.", rule, code="target_yourself")
+        return target
+
+    # -- [design] everyone else's guess in the witches' 15 s (docs/engine.md) ---------------
+    def on_guess_place(self, cat: Cat, action: GuessPlace) -> None:
+        self._need_role_move(
+            cat, not cat.role.is_witch, "Witches choose; they do not guess.",
+            "guess_place", what="Guessing a witch's place", rule="§3.3",
+        )  # fmt: skip
+        if cat.name in self.s.today.guesses:
+            raise IllegalAction("A guess is final once tapped.", "§3.3", code="guess_final")
+        self._check_open(action.place)
+        self.s.today.guesses[cat.name] = Guess(place=action.place)
+
+    def on_guess_spell(self, cat: Cat, action: GuessSpell) -> None:
+        self._need_role_move(
+            cat, not cat.role.is_witch, "Witches choose; they do not guess.",
+            "guess_spell", what="Guessing a witch's spell", rule="§3.3",
+        )  # fmt: skip
+        guess = self.s.today.guesses.get(cat.name)
+        if guess is None:
+            raise IllegalAction("Choose a place before a spell.", "§3.3", code="choose_place_first")
+        if guess.complete:
+            raise IllegalAction("A guess is final once tapped.", "§3.3", code="guess_final")
+        target = self._spell_target(cat, action.spell, action.target, "§3.3")
+        if target is not None:  # any other cat in human form: who is where is not known
+            self._need_human_target(self._target(target, "§3.3"), "§3.3")
+        guess.spell, guess.target = action.spell, target
 
     # -- automatic choices (§9) ------------------------------------------------------------
     def auto_place(self, cat: Cat) -> None:

@@ -136,6 +136,13 @@ class WitchChoice(_Model):
         return self.spell is not None
 
 
+class Guess(WitchChoice):
+    """[design] A cat's guess, in the witches' 15 s, of where a witch gathers, what she
+    casts and on whom (docs/engine.md): its own tap in a step where only witches choose,
+    so that every phone has the same pop-up to tap (UX.md). Final once tapped, like hers;
+    shown back to that cat alone, and never used by the rules."""
+
+
 class Day(_Model):
     """What happens on one day. Secrets stay here until the game ends."""
 
@@ -154,6 +161,7 @@ class Day(_Model):
     guarding: bool = False  # the Knight chose Guard today
     guard_place: Place | None = None
     witch_choices: dict[str, WitchChoice] = Field(default_factory=dict)
+    guesses: dict[str, Guess] = Field(default_factory=dict)
     #: After the day resolves: public evening news.
     new_frogs: list[str] = Field(default_factory=list)
     restored: list[str] = Field(default_factory=list)

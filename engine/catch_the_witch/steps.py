@@ -192,7 +192,8 @@ STEPS: dict[Phase, Step] = {
     ),
     Phase.WITCHES: Step(
         _witches,
-        frozenset({"witch_place", "witch_spell"}),
+        # Every other cat in human form may guess meanwhile (docs/engine.md): nobody waits for it.
+        frozenset({"witch_place", "witch_spell", "guess_place", "guess_spell"}),
         timer=lambda state: tables.WITCH_SECONDS,
         # §3.3: the turn always lasts the full 15 s, even when every witch has chosen:
         # a shorter gathering would tell the table what the witches did. No ``advance``.

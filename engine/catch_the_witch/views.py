@@ -197,7 +197,7 @@ def _private(s: GameState, me: Cat) -> dict[str, Any]:
         "hand": [i.value for i in me.hand],
         "has_nightshade": me.role in (Role.WITCH, Role.CROW),
         "gathered": _gathered(s, me),
-        "notes": _notes(me),
+        "notes": sorted(_guess_notes(s, me) + _notes(me), key=lambda note: note["day"]),
         "peeks": [peek.public() for peek in me.peeks],
     }
     if me.role in (Role.WITCH, Role.CROW):
@@ -243,6 +243,8 @@ def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> Non
             mine["at_my_place"] = [n for n in queries.cats_at(s, own.place) if n != me.name]
     elif me.role.is_witch and me.name in today.witch_choices:
         mine["witch_choice"] = today.witch_choices[me.name].model_dump(mode="json")
+    elif phase is Phase.WITCHES and me.name in today.guesses:
+        mine["guess"] = today.guesses[me.name].model_dump(mode="json")
     if phase is Phase.APPROVAL and me.name in s.approvals:
         mine["approve"] = s.approvals[me.name]
     if phase is Phase.RITUAL and me.name in s.played:
@@ -281,6 +283,19 @@ def _notes(me: Cat) -> list[dict[str, Any]]:
     notes += [{"kind": "seer_look", **look.public()} for look in me.seer_results]
     notes += [{"kind": "peek", **peek.public()} for peek in me.peeks]
     return sorted(notes, key=lambda note: note["day"])
+
+
+def _guess_notes(s: GameState, me: Cat) -> list[dict[str, Any]]:
+    """[design] What ``me`` guessed in each witches' turn now over (docs/engine.md), after
+    that day's other notes: a guess is only its own; the rules never read it."""
+    notes = []
+    for day in s.days:
+        if day.number == s.day and not STEPS[s.phase].after_spells:
+            break  # today's turn is still on
+        guess = day.guesses.get(me.name)
+        if guess is not None:
+            notes.append({"kind": "guess", "day": day.number, **guess.model_dump(mode="json")})
+    return notes
 
 
 def _counts(s: GameState) -> dict[str, int]:

@@ -5,7 +5,15 @@ hold bar. Four phones play one game through the UI; the role set is exactly thos
 
 from playwright.sync_api import expect
 
-from tests.support.tells import LOOK_JS, PANEL_JS, differences, panel_differences
+from tests.support.tells import (
+    BUZZES_JS,
+    LOOK_JS,
+    PANEL_JS,
+    RECORD_BUZZES_JS,
+    buzz_differences,
+    differences,
+    panel_differences,
+)
 from tests.support.ui_table import ARTIFACTS, UiTable, screenshot
 from tests.support.untranslated import strings
 
@@ -49,19 +57,30 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
     expect(table.host.page.locator("#ctw-hold")).to_be_visible()
     roles = {_role_of(phone.page): phone for phone in table.phones}
     assert set(roles) == set(ROLES.values()), roles
+    for phone in table.phones:
+        phone.page.evaluate(RECORD_BUZZES_JS)
 
     measured: dict[str, list[str]] = {}
     plays = table._choose
 
+    witch = roles["witch"].name
+
     def wait_to_be_measured(screen, lazy):
         if screen["phase"] in SECRET_STEPS and screen["phase"] not in measured:
             return None  # the phone holds still until all four were compared
+        if screen["phase"] == "proposal" and screen["turn"]:
+            # The witch goes on the ritual, so that a member's row with her Nightshade is
+            # compared with one without.
+            tile = [b for b in screen["buttons"] if b["inGrid"] and b["text"].strip() == witch]
+            if tile and tile[0]["pressed"] == "false":
+                return tile[0]["index"]
         if screen["phase"] == "witches":
             # At 4 cats a Frog may be cast on day 1 (tables.FROG_FIRST_DAY): the witch casts
             # none, so that all four phones still play every secret step in human form.
-            spells = [b for b in screen["buttons"] if b["inGrid"] and not b["disabled"]]
+            spells = [b for b in screen["buttons"] if "popup-spells" in b["row"]]
             no_spell = [b for b in spells if b["text"].strip().endswith("No spell")]
-            if no_spell and any(b["text"].strip().endswith("Frog") for b in spells):
+            frog = any(b["text"].strip().endswith("Frog") for b in spells)
+            if no_spell and frog and no_spell[0]["pressed"] != "true":
                 return no_spell[0]["index"]
         return plays(screen, lazy)
 
@@ -114,3 +133,7 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
     table.play(until=compare_when_all_show_one_step, timeout=420)
     assert {"place_choice", "guard", "witches", "evening", "discussion"} <= set(measured), measured
     assert {phase: problems for phase, problems in measured.items() if problems} == {}
+    buzzes = {role: phone.page.evaluate(BUZZES_JS) for role, phone in roles.items()}
+    assert buzzes["villager"], "no phone buzzed"
+    assert {role: buzz_differences(buzzes["villager"], b) for role, b in buzzes.items()
+            if buzz_differences(buzzes["villager"], b)} == {}  # fmt: skip

@@ -251,6 +251,9 @@ ROLE_ACTIONS = {
     "guard_place": {Role.KNIGHT},
     "witch_place": {Role.WITCH},
     "witch_spell": {Role.WITCH},
+    # [design] a guess (docs/engine.md): every cat but a witch may make one
+    "guess_place": set(Role) - {Role.WITCH},
+    "guess_spell": set(Role) - {Role.WITCH},
     "seer_look": {Role.SEER},
     "pickpocket_peek": {Role.PICKPOCKET},
     "pickpocket_take": {Role.PICKPOCKET},

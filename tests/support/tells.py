@@ -17,10 +17,10 @@ LOOK_JS = """() => {
   const box = (el, fixed = false) => { const r = el.getBoundingClientRect();
     const top = fixed ? 0 : document.querySelector("main").getBoundingClientRect().top;
     return [Math.round(r.x), Math.round(r.y - top), Math.round(r.width), Math.round(r.height)]; };
-  // The host's tools (public: everyone knows who the host is) and what only a witch sees in
-  // her pop-up (the book's one exception, checked to stay inside the Gathering scene) are left out.
+  // The host's tools are left out (public: everyone knows who the host is). The witches'
+  // pop-up is not: every phone in human form has one of the same shape (issue 34).
   const shown = (el) => (el.offsetParent !== null || getComputedStyle(el).position === "fixed")
-    && !el.closest("details, .witch-popup");
+    && !el.closest("details");
   const main = document.querySelector("main");
   const section = main.querySelector(":scope > section") || main;
   const blocks = [...section.querySelectorAll(":scope > *, :scope > div > *")].filter(shown).map(box);
@@ -34,7 +34,10 @@ LOOK_JS = """() => {
            countdown: countdown ? parseInt(countdown.textContent.replace(/\\D+/g, ""), 10) : null,
            at: Date.now() / 1000,
            bar: bar && shown(bar) ? box(bar, true) : null,
-           popupOutside: Boolean(popup && !(scene && inside(box(popup), box(scene)))) };
+           popupOutside: Boolean(popup && !(scene && inside(box(popup), box(scene)))),
+           popup: Boolean(popup),
+           // Nightshade's tile, readable at arm's length: on every member's row or on none.
+           nightshade: [...main.querySelectorAll(".ritual-cards button")].some((b) => b.textContent.includes("☠")) };
 }"""
 
 
@@ -71,9 +74,29 @@ def differences(first: dict, other: dict) -> list[str]:
         found.append(f"hold bar {first['bar']} against {other['bar']}")
     if _boxes_differ(first["strip"], other["strip"]):
         found.append(f"the strip at {first['strip']} against {other['strip']}")
+    if first["popup"] != other["popup"]:
+        found.append(f"a pop-up {first['popup']} against {other['popup']}")
+    if first["nightshade"] != other["nightshade"]:
+        found.append(f"a Nightshade tile {first['nightshade']} against {other['nightshade']}")
     if other["popupOutside"]:
         found.append("a pop-up outside the Gathering scene")
     return found
+
+
+#: Each phone's buzzes from here on (`navigator.vibrate` as the shell calls it), read back
+#: with BUZZES_JS.
+RECORD_BUZZES_JS = """() => { window.__buzzes = [];
+  navigator.vibrate = (pattern) => { window.__buzzes.push([Date.now() / 1000, pattern]); return true; }; }"""
+BUZZES_JS = "() => window.__buzzes"
+
+
+def buzz_differences(first: list, other: list) -> list[str]:
+    """Two phones' buzzes: as many, each within 2 s of the other's (a neighbour feels it)."""
+    if len(first) != len(other):
+        return [f"{len(first)} buzzes against {len(other)}"]
+    return [f"buzz {i} at {a[0]:.1f} s against {b[0]:.1f} s"
+            for i, (a, b) in enumerate(zip(first, other, strict=True))
+            if abs(a[0] - b[0]) > 2 or a[1] != b[1]]  # fmt: skip
 
 
 #: The hold panel, held open: its box and its buttons (the lock's and one per other cat).

@@ -41,6 +41,7 @@ _SCREEN_JS = """() => {
     index, text: b.textContent.trim(), cls: b.className, pressed: b.getAttribute("aria-pressed"),
     disabled: b.disabled, inGrid: Boolean(b.closest(".grid")), inPanel: Boolean(b.closest(".panel")),
     inDetails: Boolean(b.closest("details")), visible: visible(b),
+    row: (b.closest(".grid") || { className: "" }).className,
   })).filter((b) => b.visible);
   const error = main.querySelector(".error");
   return { phase: main.dataset.phase, seq: main.dataset.seq, turn: main.dataset.turn === "true",
@@ -225,12 +226,34 @@ class UiTable:
             if big:  # enabled once exactly N cats are picked
                 return big[0]["index"]
             return pick([b for b in grid if b["pressed"] == "false"])
+        if phase == "witches":
+            return self._night_popup(buttons)
         if not my_turn or pressed:
             return None
-        if grid:  # a place, guard place, witch's place/spell/target, card or exile vote
+        if phase == "ritual":  # Nightshade's tile is on every row; only a witch's plays it
+            grid = [b for b in grid if "☠" not in b["text"]] or grid
+        if grid:  # a place, guard place, card or exile vote
             return pick(grid)
         # The Knight's Gather or Guard, or the witch's "back" when no cat is at her place.
         return pick([b for b in buttons if not b["inPanel"]])
+
+    def _night_popup(self, buttons: list[dict]) -> int | None:
+        """The witches' turn: a witch's place, spell and target, or anyone else's guess of
+        them (the same pop-up), one row after the other; nothing once they are chosen."""
+        rows = {kind: [b for b in buttons if f"popup-{kind}" in b["row"]]
+                for kind in ("places", "spells", "targets")}  # fmt: skip
+        chosen = {kind: next((b for b in row if b["pressed"] == "true"), None)
+                  for kind, row in rows.items()}  # fmt: skip
+        pick = lambda options: self.rng.choice(options)["index"] if options else None  # noqa: E731
+        if not rows["places"] or not chosen["places"]:
+            return pick(rows["places"])
+        if not chosen["spells"]:
+            return pick(rows["spells"])
+        targeted = any(icon in chosen["spells"]["text"] for icon in ("🐸", "🫳"))
+        if not targeted or chosen["targets"]:
+            return None
+        witch = any("🐈" in b["text"] for b in rows["places"])  # the counts are hers alone
+        return pick([b for b in rows["targets"] if "📍" in b["text"] or not witch])
 
     # -- screenshots and checks --------------------------------------------------------------
     def _notice(self, phone: Phone, screen: dict | None = None) -> None:

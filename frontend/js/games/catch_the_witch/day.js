@@ -65,14 +65,21 @@ function approvalResult(v, me, ctx) {
 // Five places' ingredients (RULES §4) and Nightshade: the most cards a member can choose from.
 const RITUAL_SLOTS = 6;
 
+// Every member's row: the cards in hand, then a Nightshade tile, then face-down blanks up to
+// RITUAL_SLOTS. Nightshade is on every phone, in the same place (UX: "not a tile only
+// saboteurs see"): a witch's or the Crow's plays it; anyone else's says why it cannot,
+// on this phone only (nothing is sent, so no frame tells either).
 function ritual(v, me, ctx) {
   const parts = [h("h2", {}, `🔥 ${t("ritual")}`), duck(v), h("p", {}, t("members", { names: names(v.today.ritual_members) }))];
   if (me && me.playable && v.your_turn) {
-    // Always RITUAL_SLOTS boxes, blanks after the cards: a witch's or the Crow's Nightshade
-    // must not show as one box more than her neighbour's hand (RULES §7).
-    const grid = choiceButtons(me.playable.map((c) => [c, label("ingredient", c)]), null, (card) => ctx.send("play_card", { card }));
+    const hand = me.playable.filter((c) => c !== "nightshade");
+    const play = (card) => ctx.send("play_card", { card });
+    const grid = choiceButtons(hand.map((c) => [c, label("ingredient", c)]), null, play);
     grid.classList.add("ritual-cards");
-    for (let i = me.playable.length; i < RITUAL_SLOTS; i++) grid.append(h("span", { class: "card blank", "aria-hidden": "true" }, "🂠"));
+    const nightshade = h("button", { class: "card", onclick: (e) => (me.playable.includes("nightshade")
+      ? play("nightshade") : ctx.showError(e.currentTarget, "no_nightshade")) }, label("ingredient", "nightshade"));
+    grid.append(nightshade);
+    for (let i = hand.length + 1; i < RITUAL_SLOTS; i++) grid.append(h("span", { class: "card blank", "aria-hidden": "true" }, "🂠"));
     parts.push(h("p", {}, t("play_card")), grid);
   } else parts.push(h("p", { class: "muted" }, t("ritual_waiting")));
   return h("div", {}, ...parts);

@@ -49,8 +49,14 @@ export function strip(v, ctx) {
 // Hook for the shell (js/app.js): how long this phone vibrates for the new view `v` after
 // `previous` (0: not at all). The same for every phone at every step change, never "your
 // turn" alone: a witch's or the Knight's phone buzzing in a secret step would give them away.
+// The Knight's guard counts as the place choice it happens in (the others' phones stay on
+// it): his phone turning to its guard screen buzzed once more than every other phone.
 export function vibration(previous, v) {
-  return previous && v && stepKey(previous) !== stepKey(v) && !isOver(previous) ? 120 : 0;
+  return previous && v && publicStepKey(previous) !== publicStepKey(v) && !isOver(previous) ? 120 : 0;
+}
+
+function publicStepKey(v) {
+  return stepKey(v.phase === "guard" ? { ...v, phase: "place_choice" } : v);
 }
 
 // The screen of the view's step (the shell adds the error line above, host tools below).

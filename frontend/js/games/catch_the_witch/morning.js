@@ -11,10 +11,13 @@ import { PLACE_INGREDIENT } from "./icons.js";
 function roleCheck(v, me, ctx) {
   if (!me) return h("h2", {}, t("role_check"));
   // Held in the step's draft, not only on the element: another cat's Ready re-renders the screen
-  // while this player is still holding the button.
-  const box = h("div", { class: "role-box panel", "aria-live": "polite" }, ctx.draft.holdingRole ? roleText(me) : "🂠");
-  const show = (e) => { e.preventDefault(); ctx.draft.holdingRole = true; box.textContent = roleText(me); };
-  const hide = () => { ctx.draft.holdingRole = false; box.textContent = "🂠"; };
+  // while this player is still holding the button. The card is one fixed size whatever
+  // role it describes (css .role-box): its height must not tell a long role from a short one.
+  const box = h("div", { class: "role-box panel", "aria-live": "polite" });
+  const fill = (held) => { box.replaceChildren(...(held ? roleCard(v, me) : [h("span", { class: "face-down" }, "🂠")])); };
+  fill(Boolean(ctx.draft.holdingRole));
+  const show = (e) => { e.preventDefault(); ctx.draft.holdingRole = true; fill(true); };
+  const hide = () => { ctx.draft.holdingRole = false; fill(false); };
   return h("div", {},
     h("h2", {}, t("role_check")),
     h("button", { class: "hold secondary", onpointerdown: show, onpointerup: hide, onpointerleave: hide,
@@ -28,6 +31,16 @@ export function roleText(me) {
   let text = `${icon("role", me.role)} ${t("role_" + me.role)} — ${t("side_" + me.side)}`;
   if (me.witches && me.witches.length) text += ` · ${t("role_witch")}: ${me.witches.join(", ")}`;
   return text;
+}
+
+// The role card: who you are, what you do, how you win (and a witch's or the Crow's witches).
+function roleCard(v, me) {
+  return [
+    h("p", { class: "role-name" }, roleText(me)),
+    h("p", {}, t("does_" + me.role)),
+    me.role === "seer" && v.seer_first_day > 1 ? h("p", {}, t("seer_from_day", { n: v.seer_first_day })) : null,
+    h("p", {}, `🏆 ${t("wins_" + me.role)}`),
+  ].filter(Boolean);
 }
 
 export function duck(v) {
@@ -83,62 +96,119 @@ function placeChoice(v, me, ctx) {
 function guardPlace(v, me, ctx) {
   if (isSpectator(me)) return spectatorNight(v);
   const counts = me.counts || {};
-  return h("div", {}, h("h2", {}, t("guard_place")), duck(v),
+  // The heading is the place choice's: the Knight's phone turning to "guard" must not read differently.
+  return h("div", {}, h("h2", {}, t("choose_place")), duck(v),
     placeButtons(v, me.guard_place ?? null, (place) => ctx.send("guard_place", { place }),
       (p) => `🐈 × ${counts[p] || 0}`),
     h("button", { class: "secondary wide", "aria-pressed": "true" }, `🛡 ${t("guard_tonight")}`),
     h("p", { class: "muted hint" }, t("guard_hint")));
 }
 
-// The witches' turn: every phone shows the Gathering scene for the full 15 s (RULES §3);
-// a witch's choices open in a small pop-up over it.
+// The witches' turn: every phone shows the Gathering scene for the full 15 s (RULES §3),
+// and over it one pop-up of one shape (UX.md: "if one role has something to tap, every
+// role has something to tap"). A witch chooses her place, spell and target in it; every
+// other cat in human form guesses them ([design] guess_place / guess_spell,
+// docs/engine.md), a guess shown back to that cat alone in the evening. Both pop-ups have
+// the same three rows, visible from the first second: a place tile per open place, a spell
+// tile per spell open tonight, a name tile per other cat in human form; then a status line
+// and a hint line of fixed height.
 function witchesTurn(v, me, ctx) {
   if (isSpectator(me)) return spectatorNight(v);
   const place = me.place || (me.witch_choice && me.witch_choice.place) || (me.witch_choices && me.witch_choices[me.name]?.place);
-  const where = place ? t("gathering_at", { place: label("place", place) })
-    : me.guarding && me.guard_place ? t("guarding_at", { place: label("place", me.guard_place) }) : "\u00a0";
+  const where = place ? label("place", place) : me.guarding && me.guard_place ? `🛡 ${label("place", me.guard_place)}` : "";
+  const required = (v.today && v.today.required) || [];
   const scene = h("div", { class: "panel scene" },
-    h("p", {}, h("strong", {}, t("gathering_scene"))),
-    h("p", {}, where),
-    h("p", { class: "muted" }, place ? label("ingredient", PLACE_INGREDIENT[place]) : "\u00a0"),
+    h("p", { class: "scene-line" }, h("strong", {}, t("gathering_scene")), where ? ` · ${where}` : ""),
     timeGauge(v),
-    me.witch_choices && v.your_turn ? witchPopup(v, me, ctx) : null);
-  return h("div", {}, h("h2", {}, `🌙 ${t("witches_turn")}`), duck(v), scene,
-    h("p", { class: "muted hint" }, t("gathering_hint")));
+    nightPopup(v, me, ctx));
+  return h("div", {}, h("h2", {}, `🌙 ${t("witches_turn")}`),
+    h("p", { class: "duck-line" }, h("span", { "aria-hidden": "true" }, "🦆 "), required.map((i) => label("ingredient", i)).join(" ")),
+    scene, h("p", { class: "muted hint" }, t("gathering_hint")));
 }
 
-function witchPopup(v, me, ctx) {
-  const own = me.witch_choices[me.name] || {};
-  const counts = me.counts || {};
-  const partners = Object.entries(me.witch_choices).filter(([n]) => n !== me.name)
-    .map(([n, c]) => h("p", { class: "small" }, `${n}: ${c.place ? t("place_" + c.place) : "…"} ${c.spell ? t("spell_" + c.spell) : ""}`));
-  const grid = (options, onPick, chosen) => h("div", { class: "grid mini" }, ...options.map(([value, text]) =>
-    h("button", { class: "card", "aria-pressed": String(chosen === value), onclick: () => onPick(value) }, text)));
-  let body;
-  if (!own.place) {
-    body = [h("p", {}, t("witch_place")),
-      grid(v.open_places.map((p) => [p, `${label("place", p)} · 🐈 × ${counts[p] || 0}`]),
-        (place) => ctx.send("witch_place", { place }), me.place ?? null),
-      // Only where the role set has a Knight (the tables deal none at 4 or 5 cats): a guard
-      // nobody can make is noise.
-      v.role_set?.knight ? h("p", { class: "small" }, t("witch_guard_hint")) : null];
-  } else if (!ctx.draft.spell) {
-    const spells = ["none", ...(v.unlocked_spells || []).filter((s) => s !== "none")];
-    body = [h("p", {}, `${label("place", own.place)} — ${t("witch_spell")}`),
-      grid(spells.map((s) => [s, label("spell", s)]), (spell) => {
-        if (spell === "none" || spell === "spoil") ctx.send("witch_spell", { spell });
-        else { ctx.draft.spell = spell; ctx.render(); }
-      }, null),
-      v.day === 1 && !spells.includes("frog") ? h("p", { class: "small" }, t("frog_from_day_2")) : null,
-      h("p", { class: "small" }, t(v.frog_witnesses ? "witness_hint_one" : "witness_hint"))];
-  } else {
-    const targets = (me.at_my_place || []).map((n) => [n, n]);
-    body = [h("p", {}, `${label("spell", ctx.draft.spell)} — ${t("witch_target")}`),
-      targets.length ? grid(targets, (target) => ctx.send("witch_spell", { spell: ctx.draft.spell, target }), null)
-        : h("p", { class: "small" }, t("nobody_there")),
-      h("button", { class: "secondary", onclick: () => { ctx.draft.spell = null; ctx.render(); } }, `← ${t("back")}`)];
+// The pop-up's choices: a witch's (her coven's choices, the counts, who is at her place) or
+// a guess. `chosen` is what the server holds; `draft` what was tapped and not sent yet.
+function popupModel(v, me, ctx) {
+  if (me.witch_choices) {
+    const own = me.witch_choices[me.name] || {};
+    const counts = me.counts || {};
+    const there = new Set(me.at_my_place || []);
+    const partners = Object.entries(me.witch_choices).filter(([n]) => n !== me.name)
+      .map(([n, c]) => `${n}: ${c.place ? t("place_" + c.place) : "…"} ${c.spell ? t("spell_" + c.spell) : ""}`.trim());
+    // (No word of Frog on day 1: its tile is simply not there yet.)
+    const hints = [t(v.frog_witnesses ? "witness_hint_one" : "witness_hint"),
+      v.role_set?.knight ? t("witch_guard_hint") : null];
+    return {
+      chosen: own, placeMove: "witch_place", spellMove: "witch_spell",
+      question: [t("witch_place"), t("witch_spell"), t("witch_target")],
+      placeNote: (p) => `🐈 × ${counts[p] || 0}`,
+      // Only a cat at her place can be her target: the others are not tapped away from her.
+      targetNote: (n) => (own.place ? (there.has(n) ? "📍" : "\u00a0") : "\u00a0"),
+      targetOk: (n) => !own.place || there.has(n),
+      status: partners.join(" · ") || "\u00a0",
+      hint: hints.filter(Boolean).join(" "),
+    };
   }
-  return h("div", { class: "witch-popup", role: "dialog", "aria-label": t("witches_turn") }, ...body, ...partners);
+  const guess = me.guess || {};
+  return {
+    chosen: guess, placeMove: "guess_place", spellMove: "guess_spell",
+    question: [t("guess_place"), t("guess_spell"), t("witch_target")],
+    placeNote: (p) => label("ingredient", PLACE_INGREDIENT[p]),
+    targetNote: () => "\u00a0",
+    targetOk: () => true,
+    status: guess.spell ? t("guess_made") : "\u00a0",
+    hint: t("guess_hint"),
+  };
+}
+
+function nightPopup(v, me, ctx) {
+  const m = popupModel(v, me, ctx);
+  const chosen = m.chosen;
+  const final = Boolean(chosen.spell);
+  const spell = chosen.spell || ctx.draft.spell || null;
+  const target = chosen.target || ctx.draft.target || null;
+  // Send the spell once the place is held by the server and the spell (and its target) tapped.
+  const sendSpell = () => {
+    const s = ctx.draft.spell;
+    if (final || !chosen.place || !s || ctx.draft.spellSent) return;
+    const needsTarget = s === "frog" || s === "snatch";
+    if (needsTarget && !ctx.draft.target) return;
+    ctx.draft.spellSent = true;
+    ctx.send(m.spellMove, needsTarget ? { spell: s, target: ctx.draft.target } : { spell: s });
+  };
+  queueMicrotask(sendSpell); // a place the server has just confirmed, after a spell tapped first
+  const tile = (text, note, pressed, onclick) => h("button", { class: "card", "aria-pressed": String(pressed), onclick },
+    h("span", { class: "tile-name" }, text), h("span", { class: "tile-note" }, note));
+  const places = h("div", { class: "grid mini popup-places" }, ...v.open_places.map((p) =>
+    tile(label("place", p), m.placeNote(p), chosen.place === p, () => {
+      if (!chosen.place) ctx.send(m.placeMove, { place: p });
+    })));
+  const spells = ["none", ...(v.unlocked_spells || []).filter((x) => x !== "none")];
+  const spellRow = h("div", { class: "grid mini popup-spells" }, ...spells.map((x) =>
+    tile(label("spell", x), "\u00a0", spell === x, () => {
+      if (final) return;
+      ctx.draft.spell = x;
+      ctx.draft.spellSent = false;
+      if (x !== "frog" && x !== "snatch") ctx.draft.target = null;
+      sendSpell();
+      ctx.render();
+    })));
+  const others = v.players.filter((c) => c.form === "human" && c.name !== me.name).map((c) => c.name);
+  const targets = h("div", { class: "grid mini popup-targets" }, ...others.map((n) =>
+    tile(n, m.targetNote(n), target === n, (e) => {
+      if (final) return;
+      if (!m.targetOk(n)) { ctx.showError(e.currentTarget, "target_not_there", { name: n, place: t("place_" + chosen.place) }); return; }
+      ctx.draft.target = n;
+      ctx.draft.spellSent = false; // a refused spell is sent again with the new target
+      sendSpell();
+      ctx.render();
+    })));
+  return h("div", { class: "witch-popup night-popup", role: "dialog", "aria-label": t("witches_turn") },
+    h("p", { class: "popup-q" }, `① ${m.question[0]}`), places,
+    h("p", { class: "popup-q" }, `② ${m.question[1]}`), spellRow,
+    h("p", { class: "popup-q" }, `③ ${m.question[2]}`), targets,
+    h("p", { class: "popup-status small" }, m.status),
+    h("p", { class: "popup-hint small" }, m.hint));
 }
 
 export const MORNING_SCREENS = { role_check: roleCheck, morning, place_choice: placeChoice, guard: guardPlace, witches: witchesTurn };

@@ -114,6 +114,10 @@ function noteText(n) {
     return t("note_peek", { name: n.target, hand }) + (n.took ? ` ${t("note_took", { card: label("ingredient", n.took) })}` : "");
   }
   if (n.kind === "guard_repelled") return t("note_guard_repelled");
+  if (n.kind === "guess") {
+    const spell = label("spell", n.spell || "none") + (n.target ? ` → ${n.target}` : "");
+    return t("note_guess", { place: label("place", n.place), spell });
+  }
   if (n.kind === "spell") return t(n.worked ? "note_spell_worked" : "note_spell_failed", { spell: label("spell", n.spell) });
   return n.kind;
 }
