@@ -86,6 +86,8 @@ def _public_part(s: GameState) -> dict[str, Any]:
             {"name": cat.name, "seat": seat, "form": cat.form.value, "away": cat.away}
             for seat, cat in enumerate(s.players, 1)
         ],
+        # Who has voted, never how (UX.md; issue 34): the yes/no and the exile vote.
+        "voted": _voted(s),
         "all_waiting": waiting,
         "waiting": waiting if STEPS[s.phase].public_waiting else None,
         "today": _public_day(s, s.days[-1]) if s.days else None,
@@ -94,6 +96,13 @@ def _public_part(s: GameState) -> dict[str, Any]:
         "outcome": s.outcome.model_dump(mode="json") if s.outcome else None,
         "reveal": _reveal(s) if over else None,
     }
+
+
+def _voted(s: GameState) -> list[str] | None:
+    """The cats, in seat order, whose yes/no (§3.6) or exile vote (§8) is in; None in
+    every other step. A vote changed before everyone voted leaves the list as it was."""
+    ballots = {Phase.APPROVAL: s.approvals, Phase.VOTE: s.exile_votes}.get(s.phase)
+    return None if ballots is None else [c.name for c in s.players if c.name in ballots]
 
 
 def seat_step(state: GameState, player: str | None) -> int:

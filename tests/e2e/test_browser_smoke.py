@@ -47,7 +47,9 @@ def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, 
     expect(role_box).not_to_contain_text(" — ")  # released: hidden again
     page.get_by_role("button", name="Ready", exact=True).click()
 
-    expect(page.get_by_role("heading", name="Choose a place for tonight")).to_be_visible(timeout=20_000)
+    expect(page.get_by_role("heading", name="Choose a place for tonight")).to_be_visible(
+        timeout=20_000
+    )
     page.screenshot(path=ARTIFACTS / "smoke-place.png")
     # A witch gathers nothing: the bots end the step without her. Anyone else is waited for,
     # and a reload must come back to the same seat (the token is in localStorage) and screen.
@@ -59,12 +61,16 @@ def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, 
             timeout=20_000
         )
         return
-    expect(page.get_by_role("heading", name="Choose a place for tonight")).to_be_visible(timeout=10_000)
+    expect(page.get_by_role("heading", name="Choose a place for tonight")).to_be_visible(
+        timeout=10_000
+    )
     gather = page.get_by_role("button", name="Gather", exact=True)
     if gather.count():  # the Knight first chooses to gather
         gather.click()
     page.locator("main .grid button").first.click()
-    expect(page.get_by_role("heading", name="Choose a place for tonight")).to_be_hidden(timeout=30_000)
+    expect(page.get_by_role("heading", name="Choose a place for tonight")).to_be_hidden(
+        timeout=30_000
+    )
     page.screenshot(path=ARTIFACTS / "smoke-next.png")
 
 

@@ -42,6 +42,14 @@ function proposal(v, me, ctx) {
     h("button", { class: "big", disabled: picked.length !== size, onclick: () => ctx.send("propose", { members: ctx.draft.members }) }, `${t("propose")} (${picked.length}/${size})`));
 }
 
+// Who has voted, never how (UX.md): the same line on every phone and the table screen.
+export function votedLine(v) {
+  const voted = v.voted || [];
+  const voters = v.players.filter((p) => p.form === "human").length;
+  return h("p", { class: "voted", role: "status" }, `🗳 ${t("voted_so_far", { n: voted.length, of: voters })}: `,
+    voted.length ? voted.join(", ") : "—");
+}
+
 function approval(v, me, ctx) {
   const last = v.today.proposals[v.today.proposals.length - 1];
   const parts = [h("h2", {}, `🗳 ${t("approval")}`), h("p", { class: "panel" }, t("members", { names: names(last.members) }))];
@@ -50,6 +58,7 @@ function approval(v, me, ctx) {
       h("button", { class: "big", "aria-pressed": String(me.approve === true), onclick: () => ctx.send("approve", { yes: true }) }, `👍 ${t("yes")}`),
       h("button", { class: "big secondary", "aria-pressed": String(me.approve === false), onclick: () => ctx.send("approve", { yes: false }) }, `👎 ${t("no")}`)));
   }
+  parts.push(votedLine(v));
   return h("div", {}, ...parts);
 }
 
@@ -105,6 +114,7 @@ function exileVote(v, me, ctx) {
       h("button", { class: "skip wide", "aria-pressed": String(chosen === null), onclick: () => ctx.send("vote", { target: null }) }, `⏭ ${t("skip")}`),
       h("p", { class: "muted hint" }, t("skip_hint")));
   }
+  parts.push(votedLine(v));
   return h("div", {}, ...parts);
 }
 
