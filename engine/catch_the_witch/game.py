@@ -85,10 +85,12 @@ class CatchTheWitch(Game):
         return state.phase is Phase.GAME_OVER
 
     #: The steps whose every move reaches every cat (issue 32): the witches' 15 seconds,
-    #: where each witch must see the others' choices at once. Elsewhere a move reaches its
-    #: mover alone: the Pickpocket's take reaches its target with the discussion's end (or
-    #: a ping), so the frames never point at the Pickpocket.
-    PUSH_EVERY_MOVE = frozenset({Phase.WITCHES})
+    #: where each witch must see the others' choices at once, and the two votes, where
+    #: every phone and table screen shows who has voted (issue 34): a changed vote reaches
+    #: every cat too, so the Wi-Fi cannot tell it from a first one (§3.6: no trace of a
+    #: change). Elsewhere a move reaches its mover alone: the Pickpocket's take reaches its
+    #: target with the discussion's end (or a ping), so the frames never point at her.
+    PUSH_EVERY_MOVE = frozenset({Phase.WITCHES, Phase.APPROVAL, Phase.VOTE})
 
     def pushes_every_move(self, state: GameState) -> bool:
         return state.phase in self.PUSH_EVERY_MOVE

@@ -145,7 +145,7 @@ def test_who_is_sent_a_frame_never_depends_on_who_holds_which_role(played, game)
     # A move that leaves its step as it is: the same seats for every move of the step.
     assert all(len(k) == 1 and k <= {"all", "mover"} for k in kinds.values()), dict(kinds)
     if game == "catch_the_witch":  # the steps a secret move reaches other cats on
-        assert kinds["witches"] == {"all"}
+        assert kinds["witches"] == kinds["approval"] == kinds["vote"] == {"all"}
         assert kinds["place_choice"] == kinds["discussion"] == {"mover"}
     else:  # votes and fingers show on every phone; the coven's tap (deal 202) on its own
         assert kinds["vote"] == kinds["trial"] == {"all"}
