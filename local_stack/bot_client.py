@@ -168,7 +168,7 @@ class BotClient:
         return self._room_or_raise()
 
     async def join(self, room: str) -> str:
-        await self.send({"action": "join", "room": room, "name": self.name})
+        await self.send({"action": "join", "room": room, "name": self.name, "bot": True})
         await self.wait_for(lambda bot: bot.room is not None or bot.errors, 10)
         return self._room_or_raise()
 

@@ -152,8 +152,14 @@ def _after_place_choice(turn: "Turn") -> None:
     s = turn.s
     knight = next((c for c in s.players if c.role is Role.KNIGHT), None)
     if s.today.guarding and knight is not None and knight.form is Form.HUMAN:
-        s.place_deadline = s.deadline  # what everyone else still sees (views)
+        place_deadline = s.deadline
         turn.enter(Phase.GUARD)
+        if place_deadline is not None:
+            # One countdown on every phone (issue 34): a fresh one on the Knight's alone
+            # told which phone was his. What is left of the place choice's, or at least
+            # GUARD_MIN_SECONDS for everyone.
+            turn.set_deadline(max(place_deadline, turn.now + tables.GUARD_MIN_SECONDS))
+        s.place_deadline = s.deadline  # what everyone else sees (views)
     else:
         turn.start_witches()
 
@@ -183,7 +189,7 @@ STEPS: dict[Phase, Step] = {
     Phase.GUARD: Step(
         _knight_to_guard,
         frozenset({"choose_place", "guard_place"}),
-        timer=discussion_limit,
+        # No timer of its own: it keeps the place choice's countdown (_after_place_choice).
         on_timeout=_fill_in,
         auto_act=_guard_random_place,
         advance=lambda t: t.start_witches(),

@@ -104,6 +104,9 @@ WITCH_SECONDS = 15
 #: §3.2 [design] the morning: the duck's announcement shows this long, for everyone.
 MORNING_SECONDS = 8
 SQUABBLE_SECONDS = 4
+#: §6.3 [design, issue 34] the Knight's guard ends with the place choice's countdown, which
+#: every phone shows; when less than this is left of it, both are given this long.
+GUARD_MIN_SECONDS = 15
 DISCUSSION_LIMIT_DEFAULT = 120
 DISCUSSION_LIMIT_MIN = 30
 DISCUSSION_LIMIT_MAX = 300

@@ -163,6 +163,11 @@ class Turn(TurnBase[GameState], DayRules, NightRules, AbilityRules):
         if s.deadline is not None:
             self.effects.append(StartTimer(step=s.step, deadline=s.deadline))
 
+    def set_deadline(self, deadline: float) -> None:
+        """The current step ends at ``deadline`` (a step whose end another step sets)."""
+        self.s.deadline = deadline
+        self.effects.append(StartTimer(step=self.s.step, deadline=deadline))
+
     def end(self, reason: Reason) -> None:
         s = self.s
         s.outcome = Outcome(winner=reason.winner, reason=reason, day=s.day)

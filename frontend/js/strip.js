@@ -13,16 +13,19 @@ export function dayItem(n, of, { warn = false, warnLabel = "" } = {}) {
     text, warn ? h("span", { class: "warn", "aria-hidden": "true", title: warnLabel }, "⚠") : null);
 }
 
-// A counted tracker, e.g. seals "🔏 2/3" (label: what a screen reader says, and the tooltip).
+// A counted tracker, e.g. seals: its name in small print over "🔏 2/3" (issue 34: an
+// unlabelled "🔏 0/3" said nothing to a newcomer). Stacked, so that every name fits whole
+// in one row at 360 px in every language.
 export function counterItem(icon, label, n, of) {
-  return h("span", { class: "fact", "aria-label": `${label} ${n}/${of}`, title: label },
-    h("span", { "aria-hidden": "true" }, `${icon} ${n}/${of}`));
+  return h("span", { class: "fact stacked", role: "img", "aria-label": `${label} ${n}/${of}`, title: label },
+    h("span", { class: "label", "aria-hidden": "true" }, label),
+    h("span", { class: "value", "aria-hidden": "true" }, `${icon} ${n}/${of}`));
 }
 
-// A filling gauge with a visible label (shortened with "…" before the row would wrap).
+// A filling gauge: its name in small print over its cells.
 export function gaugeItem(label, n, of) {
   const cells = Array.from({ length: of }, (_, i) => h("span", { class: i < n ? "on" : "" }));
-  return h("span", { class: "fact gauge-item", role: "img", "aria-label": `${label} ${n}/${of}` },
+  return h("span", { class: "fact stacked gauge-item", role: "img", "aria-label": `${label} ${n}/${of}`, title: label },
     h("span", { class: "label", "aria-hidden": "true" }, label),
     h("span", { class: "cells", "aria-hidden": "true" }, ...cells));
 }

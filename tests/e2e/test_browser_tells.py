@@ -3,6 +3,8 @@ and a villager's phones (360×640, touch) look the same from across the table at
 moment: the same main blocks and buttons in the same places, the same countdown, the same
 hold bar. Four phones play one game through the UI; the role set is exactly those four."""
 
+import json
+
 from playwright.sync_api import expect
 
 from tests.support.tells import (
@@ -35,6 +37,21 @@ def _deal_a_witch_a_knight_a_seer_and_a_villager(table: UiTable) -> None:
     expect(host.get_by_role("button", name="Start the game")).to_be_enabled()
 
 
+#: Each screen is compared in every UI language at both common phone widths (issue 34):
+#: 360×640 (small Android) and 390×844 (iPhone 12–15). The first is the test's own.
+LAYOUTS = [(language, width) for language in ("en", "zh-Hant", "uk", "th") for width in (360, 390)]
+SIZES = {360: {"width": 360, "height": 640}, 390: {"width": 390, "height": 844}}
+
+
+def _show(page, language: str, width: int) -> None:
+    """The phone at ``width`` in ``language`` (its own language menu), redrawn."""
+    page.set_viewport_size(SIZES[width])
+    if page.evaluate("document.documentElement.lang") != language:
+        page.select_option("#language", language)
+        page.wait_for_function(f"document.documentElement.lang === {language!r}")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+
+
 def _role_of(page) -> str:
     """The role the phone's owner reads when holding the bar at the bottom."""
     bar = page.locator("#ctw-hold")
@@ -61,6 +78,7 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
         phone.page.evaluate(RECORD_BUZZES_JS)
 
     measured: dict[str, list[str]] = {}
+    layouts_read: dict[str, int] = {}  # per step: in how many of LAYOUTS it was compared
     plays = table._choose
 
     witch = roles["witch"].name
@@ -97,18 +115,31 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
 
     def compare_when_all_show_one_step() -> bool:
         looks = {role: phone.page.evaluate(LOOK_JS) for role, phone in roles.items()}
-        phases = {look["phase"] for look in looks.values()}
-        phase = phases.pop() if len(phases) == 1 else None
+        phases_seen = {look["phase"] for look in looks.values()}
+        phase = next(iter(phases_seen)) if len(phases_seen) == 1 else None
         others = {look["phase"] for role, look in looks.items() if role != "knight"}
         if looks["knight"]["phase"] == "guard" and others == {"place_choice"}:
             phase = "guard"  # only the Knight's phone knows he guards
         if phase in SECRET_STEPS and phase not in measured:
             problems = []
-            for role, look in looks.items():
+            for role in looks:
                 screenshot(roles[role], ARTIFACTS, f"tells-{phase}-{role}")
-                # In the ritual the members (public) are compared with members only.
-                alike = next(o for o in looks.values() if o["member"] == look["member"])
-                problems += [f"{role}: {d}" for d in differences(alike, look)]
+            for language, width in LAYOUTS:  # the phones held still, read in each
+                if (language, width) != LAYOUTS[0]:
+                    for phone in roles.values():
+                        _show(phone.page, language, width)
+                    looks = {role: phone.page.evaluate(LOOK_JS) for role, phone in roles.items()}
+                    if {look["phase"] for look in looks.values()} != phases_seen:
+                        break  # the step ended meanwhile (its timer): what was read stands
+                for role, look in looks.items():
+                    # In the ritual the members (public) are compared with members only.
+                    alike = next(o for o in looks.values() if o["member"] == look["member"])
+                    problems += [
+                        f"{language} {width}px {role}: {d}" for d in differences(alike, look)
+                    ]
+                layouts_read[phase] = layouts_read.get(phase, 0) + 1
+            for phone in roles.values():
+                _show(phone.page, *LAYOUTS[0])
             if phase in ("place_choice", "discussion"):  # the hold panel, held: every role's alike
                 panels = {role: phone.page.evaluate(PANEL_JS) for role, phone in roles.items()}
                 problems += [f"{role} panel: {d}" for role, panel in panels.items()
@@ -132,7 +163,15 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
     table._act = act
     table.play(until=compare_when_all_show_one_step, timeout=420)
     assert {"place_choice", "guard", "witches", "evening", "discussion"} <= set(measured), measured
+    # Every difference found, in full (an assertion's diff is cut short).
+    found = {"differences": measured, "layouts_read": layouts_read}
+    (ARTIFACTS / "tells-differences.json").write_text(json.dumps(found, indent=1))
     assert {phase: problems for phase, problems in measured.items() if problems} == {}
+    # Every step in every layout but where its own timer ended it first (the witches' 15 s).
+    assert all(layouts_read[phase] == len(LAYOUTS) for phase in measured if phase != "witches"), (
+        layouts_read
+    )
+    assert layouts_read["witches"] >= 4, layouts_read
     buzzes = {role: phone.page.evaluate(BUZZES_JS) for role, phone in roles.items()}
     assert buzzes["villager"], "no phone buzzed"
     assert {role: buzz_differences(buzzes["villager"], b) for role, b in buzzes.items()

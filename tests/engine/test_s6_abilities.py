@@ -150,6 +150,34 @@ def test_s6_3_guard_place_timeout_is_a_random_open_place():
     assert t.state.today.guard_place is not None
 
 
+def test_s6_3_the_guard_keeps_the_place_choices_countdown_on_every_phone():
+    """Issue 34: the Knight's guard step had a fresh countdown of its own, so his phone
+    showed a different time from every other at the same moment. It now ends when the
+    place choice would have, as every phone shows, or GUARD_MIN_SECONDS after it began."""
+    t = Table(SIX, settings={"discussion_limit": 60}, required=FISH)
+    t.ready_all()
+    t.morning()
+    place_deadline = t.state.deadline
+    t.do("Di", "choose_guard")
+    t.places(Bo="river", Cy="river", Fay="meadow")
+    t.plans()
+    assert t.phase is Phase.GUARD
+    deadlines = {name: t.view(name)["deadline"] for name in [*SIX, None]}
+    assert set(deadlines.values()) == {place_deadline}, deadlines
+    assert [e.deadline for e in t.effects if type(e).__name__ == "StartTimer"][-1] == place_deadline
+
+    late = Table(SIX, settings={"discussion_limit": 30}, required=FISH)
+    late.ready_all()
+    late.morning()
+    late.do("Di", "choose_guard")
+    late.now = late.state.deadline - 3  # the last cat chooses with 3 s left
+    late.places(Bo="river", Cy="river", Fay="meadow")
+    late.plans()
+    assert late.phase is Phase.GUARD
+    floor = late.now + tables.GUARD_MIN_SECONDS
+    assert {late.view(name)["deadline"] for name in [*SIX, None]} == {floor}
+
+
 def test_s6_4_pickpocket_peeks_once_and_takes_one_card_unseen_by_the_victim():
     t = evening_of_day_one(FOUR, Bo="river", Cy="river", Di="meadow")
     t.do("Cy", "pickpocket_peek", target="Di")

@@ -476,3 +476,36 @@ def test_every_phone_always_holds_its_current_view_though_unchanged_views_are_no
     views = sum(1 for n in names for m in h.messages(n) if m["type"] == "view")
     moves = h.metrics.counts["Actions"]
     assert views < moves * len(names) * 0.95  # some pushes were saved
+
+
+def test_s10_host_powers_pass_to_a_connected_human_never_a_bot_and_come_back():
+    """RULES §10 as amended by issue 34 (docs/rooms.md): a bot host never starts, so the
+    room would wait for ever; and the cat who made the room is its host again once back."""
+    h = Harness()
+    h.table(["Ann"])
+    for name, bot in (("Bo", True), ("Cy", True), ("Di", False), ("Eve", False)):
+        h.send(name, action="join", room=h.code, name=name, bot=bot)
+        h.tokens[name] = h.pusher.last(name, "joined")["token"]
+    assert [seat.bot for seat in h.room().seats] == [False, True, True, False, False]
+    h.service.disconnect("Di")  # offline: skipped as before
+    h.service.disconnect("Ann")
+    ((check, delay),) = [t for t in h.timers.scheduled if t[0]["kind"] == "host_check"
+                         and t[0].get("seat", "Ann") == "Ann"]  # fmt: skip
+    h.clock.now += delay
+    h.service.timer(check)
+    assert h.room().host == "Eve"  # not the bots Bo and Cy, not Di offline
+    assert h.view("Bo")["host"] == "Eve"
+
+    h.service.connect("Ann", h.code, h.tokens["Ann"])
+    h.send("Ann", action="ping")  # her phone's first message takes her seat back
+    room = h.room()
+    assert room.host == "Ann" and room.host_away is None and h.view("Eve")["host"] == "Ann"
+
+    # With no human connected but the host, nobody takes over from a host who leaves.
+    h.service.disconnect("Eve")
+    h.service.disconnect("Ann")
+    checks = [t for t in h.timers.scheduled if t[0]["kind"] == "host_check"]
+    h.clock.now += 60
+    for check, _ in checks:
+        h.service.timer(check)
+    assert h.room().host == "Ann"

@@ -139,12 +139,15 @@ def hand_over(room: Room, host: str, target: str) -> None:
 
 def make_host(room: Room, name: str) -> None:
     room.host = name
+    if room.host_away == name:
+        room.host_away = None
     if room.state is not None:
         room.state = room.rules.set_host(room.state, name)
 
 
 def pass_host(room: Room, after: int | None = None, anyone: bool = False) -> bool:
-    """Host powers pass to the next connected cat in seat order (§10), searching from
+    """Host powers pass to the next connected human cat in seat order (§10 as amended by
+    issue 34: never to a bot), searching from
     the seat after index ``after`` (default: the host's seat; once that seat is
     removed, the caller passes the index just before the place it had).
     ``anyone``: the host's seat is gone or no token opens it any more, so with nobody
@@ -155,12 +158,20 @@ def pass_host(room: Room, after: int | None = None, anyone: bool = False) -> boo
         after = names.index(room.host) if room.host in names else len(names) - 1
     others = [room.seats[(after + 1 + offset) % len(names)] for offset in range(len(names))]
     others = [seat for seat in others if seat.name != room.host]
-    connected = [seat for seat in others if seat.connection]
-    chosen = connected or (others if anyone else [])
+    humans = [seat for seat in others if not seat.bot]  # a bot host would never start
+    connected = [seat for seat in humans if seat.connection]
+    chosen = connected or ((humans or others) if anyone else [])
     if not chosen:
         return False
     make_host(room, chosen[0].name)
     return True
+
+
+def host_returns(room: Room, seat: Seat) -> None:
+    """A reconnecting phone whose host powers passed while it was away takes them back
+    (§10 as amended by issue 34): the cat who made the room is its host again."""
+    if room.host_away == seat.name and room.host != seat.name:
+        make_host(room, seat.name)
 
 
 def free_seat(room: Room, seat: Seat, now: float) -> None:
@@ -168,6 +179,8 @@ def free_seat(room: Room, seat: Seat, now: float) -> None:
     the last seat closes the room (never joinable again; TTL takes it)."""
     index = room.seats.index(seat)
     room.seats.remove(seat)
+    if room.host_away == seat.name:
+        room.host_away = None
     if room.host == seat.name and room.seats:
         pass_host(room, after=index - 1, anyone=True)
     if not room.seats:

@@ -56,6 +56,8 @@ class Seat(BaseModel):
     #: The seat played the game whose result the lobby keeps (``Room.last_result``):
     #: its phone may show that result; a latecomer's goes straight to the lobby.
     played_last_game: bool = False
+    #: A bot's seat (a local stack's, ``Join.bot``): never given host powers.
+    bot: bool = False
 
 
 class Ban(BaseModel):
@@ -77,6 +79,9 @@ class Room(BaseModel):
     #: Guards every write (conditional update on this number).
     version: int = 0
     host: str
+    #: The host whose powers passed because its phone stayed away (§10, issue 34): they
+    #: return to it when it reconnects. None once back, or when it let them go itself.
+    host_away: str | None = None
     seats: list[Seat] = Field(default_factory=list)
     #: Required, though a room created without one plays DEFAULT_GAME (``_game_models``):
     #: with no default it is stored even when it is the default (``stored_room``), so a

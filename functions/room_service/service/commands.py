@@ -82,6 +82,9 @@ class Join(_Message):
     action: Literal["join"]
     room: RoomCode
     name: NewName
+    #: A local stack's bot (local_stack/bot_client.py) says so: host powers never pass to
+    #: it (§10 as amended, docs/rooms.md). Claiming it only keeps a phone from hosting.
+    bot: StrictBool = False
 
 
 class Watch(_Message):

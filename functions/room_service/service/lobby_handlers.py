@@ -144,7 +144,11 @@ class LobbyHandlers:
             return no_change()
         if self.clock() - seat.disconnected_at < HOST_GRACE_SECONDS:
             return no_change()
-        return Change() if lobby.pass_host(room) else no_change()
+        away = room.host
+        if not lobby.pass_host(room):
+            return no_change()
+        room.host_away = away  # back to it when its phone returns (lobby.host_returns)
+        return Change()
 
     def free_gone_seats(self, room: Room, timer: SeatCheckTimer | None = None) -> Change:
         """The ``seat_check`` timer, and every join (in case that timer was lost)."""

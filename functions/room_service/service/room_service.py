@@ -234,6 +234,7 @@ class RoomService(LobbyHandlers, GameHandlers):
                 # connection is let go), then its command runs on the seat it now has.
                 released = [seat.connection] if seat.connection else []
                 seat.connection, seat.disconnected_at = connection_id, None
+                lobby.host_returns(room, seat)
                 return Change(released=released, then_act=True)
             try:
                 return handler(room, binding.seat, connection_id, command)
@@ -360,7 +361,7 @@ class RoomService(LobbyHandlers, GameHandlers):
             lobby.free_gone_seats(room, self.clock())  # seats gone too long make room first
             lobby.join_problem(room, msg.name, address, self.clock())
             seat = Seat(name=msg.name, token_hash=token_hash, connection=connection_id,
-                        address=address)  # fmt: skip
+                        address=address, bot=msg.bot)  # fmt: skip
             room.seats.append(seat)
             joined = replies.joined_message(room.code, msg.name, token)
             return Change(direct=[(connection_id, joined)])

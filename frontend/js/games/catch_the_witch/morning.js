@@ -142,8 +142,8 @@ function popupModel(v, me, ctx) {
       chosen: own, placeMove: "witch_place", spellMove: "witch_spell",
       question: [t("witch_place"), t("witch_spell"), t("witch_target")],
       placeNote: (p) => `🐈 × ${counts[p] || 0}`,
-      // Only a cat at her place can be her target: the others are not tapped away from her.
-      targetNote: (n) => (own.place ? (there.has(n) ? "📍" : "\u00a0") : "\u00a0"),
+      // Only a cat at her place can be her target (📍); a fellow witch there is marked as one.
+      targetNote: (n) => (own.place && there.has(n) ? ((me.witches || []).includes(n) ? "🧙" : "📍") : "\u00a0"),
       targetOk: (n) => !own.place || there.has(n),
       status: partners.join(" · ") || "\u00a0",
       hint: hints.filter(Boolean).join(" "),
