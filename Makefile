@@ -82,7 +82,7 @@ balance: $(STAMP)
 	$(BIN)/python -m engine.simulate --players 4-12 --games 2000 --workers 2
 	$(BIN)/python -m engine.simulate --game burn_the_witch --players 5-10 --games 2000 --workers 2
 
-## screens: docs/screens/*.png, every screen at 360×640 from UI-only games (needs chromium)
+## screens: docs/screens/*.png, every screen at 360×640 and 390×844 in four languages from UI-only games (needs chromium)
 screens: $(STAMP)
 	$(BIN)/python -m tests.support.screens
 

@@ -322,3 +322,44 @@ def test_after_a_game_to_the_lobby_a_latecomer_joins_and_the_host_plays_again(st
     page.get_by_role("button", name="To the lobby").click()
     page.locator("#start").click()
     _eventually(page, lambda: sent[-1] == {"action": "start", "room": "ABCDEFGH"})
+
+
+def test_the_seers_panel_marks_each_cat_she_has_looked_at(stack, phones):
+    """Issue 34, finding 7: with nothing to mark them, a Seer looked at one cat twice. Her
+    hold panel's names say what she saw: 🧙 a witch, ✔ not one. The view is the engine's
+    own (a six-cat evening after two looks); the server here is the test's."""
+    from tests.support.table import SIX, Table
+
+    table = Table(SIX, required=[["fish", "fish"]] * 6)
+    table.ready_all()
+    table.places(Bo="river", Cy="river", Fay="meadow")
+    table.plans()
+    table.do("Di", "choose_place", place="meadow")
+    table.witches_at("forest", Ann=("none", None), Eve=("none", None))
+    table.do("Cy", "seer_look", target="Ann")  # day 1's look
+    seer = table.state.cat("Cy")
+    seer.seer_results.append(
+        seer.seer_results[0].model_copy(update={"target": "Fay", "witch": False})
+    )
+    table.state.today.seer_used = False  # another look is open (as on a later day)
+    view = {**table.view("Cy"), "room": "ABCDEFGH", "connected": {}}
+    page = phones()
+
+    def route(ws):
+        ws.on_message(lambda message: ws.send(json.dumps(
+            {"type": "view", "seq": 1, "rev": "1", "view": view})))  # fmt: skip
+
+    page.route_web_socket(PROD, route)
+    page.add_init_script(
+        'localStorage.setItem("party.seat", JSON.stringify({room: "ABCDEFGH", token: "t", name: "Cy"}))'
+    )
+    page.goto(stack.http_url + "/?room=ABCDEFGH")
+    expect(page.locator("main")).to_have_attribute("data-phase", "evening", timeout=10_000)
+    bar = page.locator("#ctw-hold")
+    bar.dispatch_event("pointerdown")
+    sheet = page.locator("#ctw-sheet")
+    expect(sheet.get_by_role("button", name="Ann 🧙")).to_be_visible()
+    expect(sheet.get_by_role("button", name="Fay ✔")).to_be_visible()
+    expect(sheet.get_by_role("button", name="Bo", exact=True)).to_be_visible()
+    page.screenshot(path=ARTIFACTS / "shell-seer-marks.png")
+    bar.dispatch_event("pointerup")

@@ -1,4 +1,4 @@
-"""Screenshots of every screen at 360×640 into docs/screens/, so reviewers can see the
+"""Screenshots of every screen at 360×640 and 390×844 into docs/screens/, so reviewers can see the
 game without playing it: `make screens` (needs /usr/bin/chromium, like `make test`).
 
 Five phones play games through the UI on the local stack (tests/support/ui_table.py), new
@@ -37,9 +37,15 @@ FIVE_CAT_STEPS = frozenset(phase.value for phase in Phase) - {Phase.GUARD.value}
 GAMES_AT_MOST = 8
 
 
+#: The second width every screen is saved at (issue 34), in a ``390/`` folder beside each
+#: language's: 390×844, the iPhones 12 to 15 (the first is PHONE, 360×640).
+WIDE = {"width": 390, "height": 844}
+
+
 def in_every_language(phone, name: str) -> None:
     """The phone's screen as it is (English), then in each other language through its own
-    language menu, and back: the same moment of the game in four languages."""
+    language menu, and back: the same moment of the game in four languages, each at 360
+    and at 390 px wide."""
     page = phone.page
     for language in LOCALES:
         folder = OUT if language == "en" else OUT / language
@@ -47,6 +53,9 @@ def in_every_language(phone, name: str) -> None:
             page.select_option("#language", language)
             page.wait_for_function("lang => document.documentElement.lang === lang", arg=language)
         screenshot(phone, folder, name)
+        page.set_viewport_size(WIDE)
+        screenshot(phone, folder / "390", name)
+        page.set_viewport_size(PHONE)
     page.select_option("#language", "en")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
 
@@ -158,7 +167,8 @@ def main() -> int:
              "Made by `make screens` (tests/support/screens.py): five phones play games through the UI",
              "on the local stack until every step and a spectator's screen were seen; each screen is",
              "saved the first time a phone shows it, in English here and in the same name under",
-             "`zh-Hant/`, `uk/` and `th/`.", ""]  # fmt: skip
+             "`zh-Hant/`, `uk/` and `th/`; each also at 390×844 in that folder's `390/`.",
+             ""]  # fmt: skip
     lines += [f"- `{i:02d}-{name}.png` — {who}" for i, (name, who) in enumerate(saved, 1)]
     lines += [
         "",

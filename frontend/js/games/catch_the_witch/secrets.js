@@ -146,7 +146,7 @@ function abilityButtons(v, me, ctx) {
   const others = v.players.filter((c) => c.name !== me.name && c.form !== "exiled");
   const restoring = ctx.draft.restore ?? me.restore ?? null;
   return h("div", { class: "grid mini" }, ...others.map((c) => {
-    if (p === "seer") return h("button", { class: "card", onclick: () => ctx.send("seer_look", { target: c.name }) }, c.name);
+    if (p === "seer") return h("button", { class: "card", onclick: () => ctx.send("seer_look", { target: c.name }) }, named(me, c.name));
     if (p === "peek") return h("button", { class: "card", onclick: () => ctx.send("pickpocket_peek", { target: c.name }) }, c.name);
     if (p === "restore" && c.form === "frog") {
       return h("button", { class: "card", "aria-pressed": String(restoring === c.name), onclick: () => {
@@ -158,6 +158,13 @@ function abilityButtons(v, me, ctx) {
     return h("button", { class: "card", "aria-pressed": String(state.suspects.has(c.name)), onclick: () => {
       if (!state.suspects.delete(c.name)) state.suspects.add(c.name);
       draw();
-    } }, c.name);
+    } }, named(me, c.name));
   }));
+}
+
+// A cat's name on the panel; on the Seer's, with what she saw of it (issue 34: with nothing
+// to mark them, one cat was looked at twice): 🧙 a witch, ✔ not one.
+function named(me, name) {
+  const seen = (me.seer_results || []).filter((r) => r.target === name).pop();
+  return seen ? `${name} ${seen.witch ? "🧙" : "✔"}` : name;
 }
