@@ -264,15 +264,20 @@ def _private_day(s: GameState, me: Cat, today: Day, mine: dict[str, Any]) -> Non
         mine["playable"] = _playable(me)
 
 
+def _resolved_days(s: GameState) -> list[Day]:
+    """The days whose witches' turn is over and whose cards are handed out (§3.3 step ③):
+    every day but today while its night is still to come."""
+    today_open = bool(s.days) and not STEPS[s.phase].after_spells
+    return s.days[:-1] if today_open and s.days[-1].number == s.day else s.days
+
+
 def _gathered(s: GameState, me: Cat) -> list[dict[str, Any]]:
     """§4: on each day that has been handed out, the place ``me`` chose (a witch's from her
     choice) and the card the hand-out gave it (day.py, step ③: Rotten where a Spoil
     worked; None for a cat frogged or restored that day, or a guarding Knight). A day the
     cat spent as a frog or exiled has no entry."""
     entries = []
-    for day in s.days:
-        if day.number == s.day and not STEPS[s.phase].after_spells:
-            break  # today's cards are not handed out yet
+    for day in _resolved_days(s):
         choice = day.witch_choices.get(me.name)
         place = choice.place if choice else day.places.get(me.name)
         guarding = me.role is Role.KNIGHT and day.guarding
@@ -298,9 +303,7 @@ def _guess_notes(s: GameState, me: Cat) -> list[dict[str, Any]]:
     """[design] What ``me`` guessed in each witches' turn now over (docs/engine.md), after
     that day's other notes: a guess is only its own; the rules never read it."""
     notes = []
-    for day in s.days:
-        if day.number == s.day and not STEPS[s.phase].after_spells:
-            break  # today's turn is still on
+    for day in _resolved_days(s):
         guess = day.guesses.get(me.name)
         if guess is not None:
             notes.append({"kind": "guess", "day": day.number, **guess.model_dump(mode="json")})

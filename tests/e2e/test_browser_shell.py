@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_browser_smoke import _create_a_room_for_bots, _strings
+from tests.support.table import SIX, Table
 from tests.support.ui_table import ARTIFACTS, LOCALES
 
 PROD = re.compile(r".*/prod.*")
@@ -328,8 +329,6 @@ def test_the_seers_panel_marks_each_cat_she_has_looked_at(stack, phones):
     """Issue 34, finding 7: with nothing to mark them, a Seer looked at one cat twice. Her
     hold panel's names say what she saw: 🧙 a witch, ✔ not one. The view is the engine's
     own (a six-cat evening after two looks); the server here is the test's."""
-    from tests.support.table import SIX, Table
-
     table = Table(SIX, required=[["fish", "fish"]] * 6)
     table.ready_all()
     table.places(Bo="river", Cy="river", Fay="meadow")

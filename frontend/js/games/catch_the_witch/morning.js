@@ -128,7 +128,7 @@ function witchesTurn(v, me, ctx) {
 
 // The pop-up's choices: a witch's (her coven's choices, the counts, who is at her place) or
 // a guess. `chosen` is what the server holds; `draft` what was tapped and not sent yet.
-function popupModel(v, me, ctx) {
+function popupModel(v, me) {
   if (me.witch_choices) {
     const own = me.witch_choices[me.name] || {};
     const counts = me.counts || {};
@@ -161,8 +161,11 @@ function popupModel(v, me, ctx) {
   };
 }
 
+// The spells cast on a cat (engine: Spell.needs_target): their target is a third tap.
+const TARGETED_SPELLS = new Set(["frog", "snatch"]);
+
 function nightPopup(v, me, ctx) {
-  const m = popupModel(v, me, ctx);
+  const m = popupModel(v, me);
   const chosen = m.chosen;
   const final = Boolean(chosen.spell);
   const spell = chosen.spell || ctx.draft.spell || null;
@@ -171,7 +174,7 @@ function nightPopup(v, me, ctx) {
   const sendSpell = () => {
     const s = ctx.draft.spell;
     if (final || !chosen.place || !s || ctx.draft.spellSent) return;
-    const needsTarget = s === "frog" || s === "snatch";
+    const needsTarget = TARGETED_SPELLS.has(s);
     if (needsTarget && !ctx.draft.target) return;
     ctx.draft.spellSent = true;
     ctx.send(m.spellMove, needsTarget ? { spell: s, target: ctx.draft.target } : { spell: s });
@@ -189,7 +192,7 @@ function nightPopup(v, me, ctx) {
       if (final) return;
       ctx.draft.spell = x;
       ctx.draft.spellSent = false;
-      if (x !== "frog" && x !== "snatch") ctx.draft.target = null;
+      if (!TARGETED_SPELLS.has(x)) ctx.draft.target = null;
       sendSpell();
       ctx.render();
     })));
