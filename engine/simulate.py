@@ -3,6 +3,7 @@
 python -m engine.simulate --players 6 --games 2000 --seed 1 --json
 python -m engine.simulate --players 4-12 --games 2000      # a table per count
 python -m engine.simulate --game catch_the_witch            # a game of engine/games.py
+python -m engine.simulate --players 4-12 --bot-level gentle  # the gentle table (issue 34)
 """
 
 import argparse
@@ -13,8 +14,10 @@ from concurrent.futures import ProcessPoolExecutor
 from types import ModuleType
 from typing import Any
 
+from pydantic import ValidationError
+
 from .command_lines import UnknownGame, helpers_of
-from .games import DEFAULT_GAME
+from .games import DEFAULT_GAME, game_of
 
 
 def _play_range(args: tuple[str, int, int, int, dict]) -> dict[str, Any]:
@@ -132,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         "--roles",
         help="a custom role set, e.g. witch,witch,crow,seer,… (RULES §2.1; one count only)",
     )
+    parser.add_argument(
+        "--bot-level",
+        help="the room's bot level for every bot, e.g. gentle (Catch the Witch; default: "
+        "the game's, sharp)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object (a list for ranges)")
     args = parser.parse_args(argv)
     try:
@@ -144,6 +152,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.roles:
         settings["roles"] = args.roles.split(",")
         counts = [len(settings["roles"])]
+    if args.bot_level:
+        if "bot_level" not in game_of(args.game).settings_model.model_fields:
+            print(f"{args.game} has no bot level.", file=sys.stderr)
+            return 2
+        settings["bot_level"] = args.bot_level
+        try:
+            game_of(args.game).settings_model.model_validate(settings)
+        except ValidationError as exc:
+            print(f"--bot-level: {exc.errors(include_url=False)[0]['msg']}", file=sys.stderr)
+            return 2
     results = []
     if not args.json:
         print(_header(helpers), flush=True)

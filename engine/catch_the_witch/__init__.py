@@ -10,7 +10,7 @@ Public API::
 
 from ..errors import GameError, IllegalAction, InvalidAction
 from .actions import Action, parse_action
-from .domain import Form, Ingredient, Phase, Place, Reason, Role, Side, Spell
+from .domain import BotLevel, Form, Ingredient, Phase, Place, Reason, Role, Side, Spell
 from .effects import Effect, GameOver, StartTimer, StepChanged
 from .rules import (
     apply,
@@ -26,6 +26,7 @@ from .views import all_views, seat_step, view
 
 __all__ = [
     "Action",
+    "BotLevel",
     "Effect",
     "Form",
     "GameError",

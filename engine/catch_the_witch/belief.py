@@ -74,6 +74,13 @@ ABSENT_NOT_WITCH = 0.1
 #: against each other).
 SABOTEUR_VOTES_SABOTEUR = 0.25
 
+#: [design, issue 34] At the gentle table (the room's ``bot_level``, which every view
+#: carries in its ``settings``) a bot weighs the public facts at this share of their
+#: weight (their log-likelihoods times this): the same evidence, read less sharply, so
+#: a failed ritual or a telling yes/no vote convicts nobody as fast. What it knows for
+#: sure (its own role, the Seer's looks, a role shown on exile) stays certain.
+GENTLE_WEIGHT = 0.4
+
 _FAIL_SAB = log(FAIL_WITH_SABOTEUR)
 _OK_SAB = log(1 - FAIL_WITH_SABOTEUR)
 #: log-likelihood ratios of one yes/no vote by a saboteur against a villager's.
@@ -112,20 +119,30 @@ class Belief:
         return free / total
 
 
+def gentle(v: View) -> bool:
+    """Whether this view's room plays at the gentle table (its settings' ``bot_level``;
+    a view without settings is the default, sharp)."""
+    return (v.get("settings") or {}).get("bot_level") == "gentle"
+
+
 def belief(v: View, private: bool = True, then: Fact | None = None) -> Belief:
     """What this cat's view lets it believe; ``private=False``: what the table can, from
     the public facts alone (how the witches guess the village's mind, to blend in);
-    ``then``: …once this fact has happened too (a witch weighing a sabotage)."""
+    ``then``: …once this fact has happened too (a witch weighing a sabotage). At the
+    gentle table the public facts weigh less (``GENTLE_WEIGHT``)."""
     names = tuple(p["name"] for p in v["players"])
     roles = v["role_set"]
     shape = (len(names), roles.get("witch", 0), roles.get("crow", 0))
     facts = public_facts(v) + ((then,) if then else ())
     certain = _certain(v, names) if private else {}
+    logliks = _public_weights(*shape, facts)
+    if gentle(v):
+        logliks = tuple(w * GENTLE_WEIGHT if w > _IMPOSSIBLE / 2 else w for w in logliks)
     # Facts against what this cat knows for sure (a bot strayed from what the belief
     # expects): it believes what it knows, on the starting odds; knowledge against the
     # role set itself (it cannot happen from true looks and reveals): the starting odds.
     return (
-        _weigh(names, shape, _public_weights(*shape, facts), certain)
+        _weigh(names, shape, logliks, certain)
         or _weigh(names, shape, (0.0,) * len(_hypotheses(*shape)), certain)
         or _flat(v, names)
     )

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..rng import Rng
 from . import tables
-from .belief import Belief, belief, days_so_far, failed_ritual, told_today
+from .belief import Belief, belief, days_so_far, failed_ritual, gentle, told_today
 from .domain import EMPTY_PAW, NIGHTSHADE, Place
 from .steps import CONFIRM_PHASES, PICKPOCKET_PHASES
 
@@ -45,6 +45,15 @@ JESTER_VOTES = 0.5
 #: likely than not: lower, and the village exiles its own cats and the Jester; higher,
 #: and the Seer is left to vote alone).
 EXILE_AT = 0.5
+#: [design, issue 34] The gentle table (the room's ``bot_level``, read from the view's
+#: settings; belief.GENTLE_WEIGHT softens the belief itself): a villager votes only for a
+#: cat at least this likely to be a witch (the witches, who blend in, wait for that bar
+#: too)…
+GENTLE_EXILE_AT = 0.7
+#: …and, this often, gives the vote it meant to cast to any other cat it could vote for,
+#: at random (a learner's witch is not hunted down by a village voting as one). At the
+#: sharp table no bot draws these numbers from its rng: the balance's games are the same.
+GENTLE_STRAY_VOTE = 0.35
 #: The witches vote once the village's likeliest cat is this share of the way to a vote.
 WITCH_VOTE_EARLY = 0.85
 #: Nobody votes for a cat at least this likely to be the Jester (his win is everyone
@@ -90,6 +99,11 @@ def _mind(v: View) -> Belief:
     """What this cat goes by: its own belief, or for the witch side (who know the truth)
     the table's, so as to act as a villager would (they blend in)."""
     return belief(v, private=not _witch_side(v["me"]))
+
+
+def _exile_at(v: View) -> float:
+    """How likely a witch a cat must be for the village to vote it out, at this table."""
+    return GENTLE_EXILE_AT if gentle(v) else EXILE_AT
 
 
 def _likeliest(names: list[str], odds: dict[str, float]) -> str:
@@ -366,7 +380,7 @@ def _sabotages(v: View, me: dict, members: list[str]) -> bool:
         return True
     names = [p["name"] for p in v["players"]]
     after = belief(v, private=False, then=failed_ritual(names, members)).witch[me["name"]]
-    return after < EXILE_AT * WITCH_CAUTION
+    return after < _exile_at(v) * WITCH_CAUTION
 
 
 def ritual_parts(v: View) -> dict[str, str]:
@@ -398,7 +412,7 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
     mind = _mind(v)
     odds = mind.witch
     final_day = v["day"] >= v["knights_day"]
-    needed = EXILE_AT
+    needed = _exile_at(v)
     if _witch_side(me):
         # Together, on the village's likeliest cat who is not a witch, a little before the
         # village would vote: their votes look like its own, and a vote on a witch splits
@@ -416,6 +430,8 @@ def _vote(v: View, me: dict, rng: Rng) -> Act:
         return {"type": "vote", "target": None}
     target = _likeliest(options, odds)
     if odds[target] >= needed or final_day:
+        if gentle(v) and rng.chance(GENTLE_STRAY_VOTE):
+            target = rng.choice(options)
         return {"type": "vote", "target": target}
     return {"type": "vote", "target": None}
 

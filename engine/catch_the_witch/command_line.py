@@ -54,11 +54,14 @@ TALLIES = {
     "single_vote_exiles": "…of them exiled by one vote (every other cat skipped: §8)",
     "rituals_held": "rituals performed (§7; a curse's automatic failure is not one)",
     "rituals_succeeded": "…of them successes",
+    "games_counted": "games played (one each: the whole of the per-game shares)",
+    "day_1_witch_exiles": "games whose day-1 vote exiled a witch (issue 34: the gentle table)",
 }
 RATES = {
     "ritual_success_rate": ("rituals_succeeded", "rituals_held"),
     "witch_exile_rate": ("exiles_of_witches", "exiles"),
     "single_vote_exile_rate": ("single_vote_exiles", "exiles"),
+    "day_1_witch_exile_rate": ("day_1_witch_exiles", "games_counted"),
 }
 
 #: The discussion limit of the command lines when none is given (the lobby's default).
@@ -82,7 +85,16 @@ def tallies_of(state: GameState) -> dict[str, int]:
         "single_vote_exiles": sum(list(v.votes.values()).count(v.exiled) == 1 for v in exiled),
         "rituals_held": state.rituals_held,
         "rituals_succeeded": state.seals,
+        "games_counted": 1,
+        "day_1_witch_exiles": int(_day_1_exiled_a_witch(state)),
     }
+
+
+def _day_1_exiled_a_witch(state: GameState) -> bool:
+    vote = state.days[0].vote if state.days else None
+    return (
+        vote is not None and vote.exiled is not None and state.cat(vote.exiled).role is Role.WITCH
+    )
 
 
 DEMO_TITLE = "🐈 Catch the Witch"

@@ -93,6 +93,15 @@ _WINNER_OF_REASON = {
 }
 
 
+class BotLevel(StrEnum):
+    """[design, issue 34] How sharply the bots deduce: a room setting, not a rules word.
+    Sharp is the bots the balance rests on (§11); gentle is a table to learn at
+    (docs/engine.md, docs/balance.md "The gentle table")."""
+
+    SHARP = "sharp"
+    GENTLE = "gentle"
+
+
 class RitualResult(StrEnum):
     """§3.7: how the day's ritual went; cursed: a full curse gauge, no ritual (§3.6)."""
 

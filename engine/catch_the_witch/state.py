@@ -9,7 +9,18 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..rng import RngState
-from .domain import Form, Ingredient, Phase, Place, Reason, RitualResult, Role, Side, Spell
+from .domain import (
+    BotLevel,
+    Form,
+    Ingredient,
+    Phase,
+    Place,
+    Reason,
+    RitualResult,
+    Role,
+    Side,
+    Spell,
+)
 from .tables import DISCUSSION_LIMIT_DEFAULT, DISCUSSION_LIMIT_MAX, DISCUSSION_LIMIT_MIN
 
 
@@ -28,6 +39,10 @@ class Settings(_Model):
     roles: list[Role] | None = None
     #: Show an exiled cat's role on the vote result (§8), default off.
     reveal_role_on_exile: bool = False
+    #: [design, issue 34] How sharply the room's bots deduce: sharp (the default, the
+    #: bots of the balance, §11) or gentle (a table to learn at). Only bots read it, from
+    #: their own view; the rules never do.
+    bot_level: BotLevel = BotLevel.SHARP
 
 
 class Outcome(_Model):

@@ -81,6 +81,7 @@ def _public_part(s: GameState) -> dict[str, Any]:
         "settings": {
             "discussion_limit": s.settings.discussion_limit,
             "reveal_role_on_exile": s.settings.reveal_role_on_exile,
+            "bot_level": s.settings.bot_level,
         },
         "players": [
             {"name": cat.name, "seat": seat, "form": cat.form.value, "away": cat.away}

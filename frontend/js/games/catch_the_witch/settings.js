@@ -7,18 +7,22 @@ import { label } from "./common.js";
 
 const LIMITS = [null, 30, 60, 90, 120, 180, 240, 300];
 const ROLES = Object.keys(ICONS.role); // display order of the role editor
+const BOT_LEVELS = ["sharp", "gentle"]; // issue 34: gentle bots, a table to learn at
 
 export function defaultSettings() {
-  return { discussion_limit: 120, roles: null, reveal_role_on_exile: false };
+  return { discussion_limit: 120, roles: null, reveal_role_on_exile: false, bot_level: "sharp" };
 }
 
-// The discussion limit and the reveal option. `onChange` gets the new settings at once.
+// The discussion limit, the bots' level and the reveal option. `onChange` gets the new settings at once.
 function settingsFields(settings, onChange) {
   const limit = h("select", { id: "limit", onchange: () => onChange({ ...settings, discussion_limit: limit.value ? Number(limit.value) : null }) },
     ...LIMITS.map((n) => h("option", { value: n ?? "", selected: n === settings.discussion_limit }, n ? t("seconds", { n }) : t("limit_off"))));
   const reveal = h("input", { type: "checkbox", id: "reveal", checked: settings.reveal_role_on_exile,
     onchange: () => onChange({ ...settings, reveal_role_on_exile: reveal.checked }) });
+  const level = h("select", { id: "bot-level", onchange: () => onChange({ ...settings, bot_level: level.value }) },
+    ...BOT_LEVELS.map((l) => h("option", { value: l, selected: l === (settings.bot_level || "sharp") }, t(`bot_level_${l}`))));
   return [h("label", { for: "limit" }, t("discussion_limit")), limit,
+    h("label", { for: "bot-level" }, t("bot_level")), level,
     h("label", { for: "reveal" }, reveal, " ", t("reveal_role_on_exile"))];
 }
 
@@ -111,6 +115,7 @@ export function settingsSummary(v) {
   const roles = s.roles || v.default_roles || [];
   return h("div", { class: "panel" }, h("h2", {}, t("settings")),
     h("p", {}, `${t("discussion_limit")}: ${s.discussion_limit ? t("seconds", { n: s.discussion_limit }) : t("limit_off")}`),
+    h("p", {}, `${t("bot_level")}: ${t(`bot_level_${s.bot_level || "sharp"}`)}`),
     s.reveal_role_on_exile ? h("p", {}, t("reveal_role_on_exile")) : null,
     h("p", {}, `${t("role_set")} (${t(s.roles ? "roles_custom" : "roles_default")}): `, roles.map((r) => label("role", r)).join(" · ") || "—"));
 }
