@@ -50,6 +50,8 @@ const ctx = {
   // The current view, if the one shown is not: whom a step waits for is not pushed to
   // every phone at each move (docs/protocol.md), a phone asks for it.
   refresh: () => connection.ping(),
+  // A frame that asks nothing (a phone's cover for another role's move: docs/security.md).
+  cover: () => connection.cover(),
   renderStatus: () => renderStatus(),
   countdown: strip.countdownItem,
   showError,
@@ -90,6 +92,9 @@ function onMessage(message) {
     // host tools and the games read `you`.
     app.view = message.view.you || !app.seat ? message.view : { ...message.view, you: app.seat.name };
     app.seq = message.seq;
+    // The game may answer a view with a frame of its own (Catch the Witch: a cover frame).
+    const game = app.view.phase !== "lobby" ? gameOf(app.view) : null;
+    if (game && game.afterView) game.afterView(app.view, ctx);
     // An error stays until a view of another step: the step it was about is over.
     if (app.error && app.error.step !== stepKey(app.view)) app.error = null;
     noticeResult(before, app.view);
@@ -235,7 +240,7 @@ function forgetSeat() {
 
 // A game move names the step of the view it was made on; the room takes it on that step
 // only (so a late or repeated frame never lands on a later one). Room actions do not.
-const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "replay"]);
+const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "cover", "replay"]);
 
 function send(action, fields = {}) {
   app.error = null;

@@ -22,6 +22,17 @@ const RETRY_JITTER_MS = 500;
 // 10 s): it answers a heartbeat ping, which needs no retry, since the heartbeat repeats.
 // Retrying an old move there would only earn "You are already Ready."
 const MOVE_ANSWER_MS = 30 * 1000;
+// Every frame the phone sends is padded with spaces (a `pad` field the server drops) to a
+// multiple of SENT_FRAME_BYTES: to someone on the Wi-Fi a witch's spell, a villager's guess,
+// the Seer's look, a suspect marked and a ping are all one length (docs/security.md).
+const SENT_FRAME_BYTES = 512;
+const PAD_FIELD_BYTES = ',"pad":""'.length;
+
+export function paddedFrame(message) {
+  const bytes = new TextEncoder().encode(JSON.stringify(message)).length + PAD_FIELD_BYTES;
+  const size = Math.ceil(bytes / SENT_FRAME_BYTES) * SENT_FRAME_BYTES;
+  return JSON.stringify({ ...message, pad: " ".repeat(size - bytes) });
+}
 
 export class Connection {
   // step(): which step the screen is at; a move is retried only while that step lasts.
@@ -101,7 +112,7 @@ export class Connection {
     const seat = this.seat();
     const named = seat && !ROOMLESS_ACTIONS.has(message.action) && !("room" in message)
       ? { ...message, room: seat.room } : message;
-    this.socket.send(JSON.stringify(named));
+    this.socket.send(paddedFrame(named));
     this.lastSent = Date.now();
   }
 
@@ -127,6 +138,12 @@ export class Connection {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
       this.frame(this.rev ? { action: "ping", rev: this.rev } : { action: "ping" });
     }
+  }
+
+  // A frame that asks nothing and gets no answer: where another role's phone sends a move
+  // only the step's end answers, this one sends a cover (docs/security.md).
+  cover() {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.frame({ action: "cover" });
   }
 
   // Another room (or none): its views count from their own start.

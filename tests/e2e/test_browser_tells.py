@@ -4,6 +4,7 @@ moment: the same main blocks and buttons in the same places, the same countdown,
 hold bar. Four phones play one game through the UI; the role set is exactly those four."""
 
 import json
+import time
 
 from playwright.sync_api import expect
 
@@ -11,9 +12,13 @@ from tests.support.tells import (
     BUZZES_JS,
     LOOK_JS,
     PANEL_JS,
+    PANEL_TAP_JS,
     RECORD_BUZZES_JS,
+    FrameLog,
     buzz_differences,
     differences,
+    fewer_received,
+    frame_differences,
     panel_differences,
 )
 from tests.support.ui_table import ARTIFACTS, UiTable, screenshot
@@ -68,6 +73,7 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
 ):
     # At 1×: the phones' countdowns, read one after the other, must agree within 2 s.
     table = UiTable(browser, real_time_stack.http_url, NAMES, seed=11)
+    frames = {phone.name: FrameLog(phone.page) for phone in table.phones}
     table.open_room(discussion_limit="120")
     _deal_a_witch_a_knight_a_seer_and_a_villager(table)
     table.start()
@@ -78,6 +84,7 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
         phone.page.evaluate(RECORD_BUZZES_JS)
 
     measured: dict[str, list[str]] = {}
+    ritual_members: set[str] = set()  # roles on the ritual (public: they alone play a card)
     layouts_read: dict[str, int] = {}  # per step: in how many of LAYOUTS it was compared
     plays = table._choose
 
@@ -105,12 +112,20 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
     knight = roles["knight"]
     acts = table._act
 
+    guard_began: list[float] = []
+
     def act(phone, lazy):
         if phone is knight and "place_choice" in measured and "guard" not in measured:
             phase = phone.screen()["phase"]  # he guards (tapped below): no place to tap
             if phone.phase != phase:
                 phone.phases.append(phase)
             return
+        if phone is knight and phone.screen()["phase"] == "guard":
+            # He reads the counts before he taps, as a Knight does: the others' phones send
+            # their covers meanwhile (index.js, COVER_DELAY_MS: at most 4 s).
+            guard_began.append(guard_began[0] if guard_began else time.monotonic())
+            if time.monotonic() - guard_began[0] < 4.5:
+                return
         acts(phone, lazy)
 
     def compare_when_all_show_one_step() -> bool:
@@ -149,6 +164,10 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
                 seer_bar.dispatch_event("pointerdown")
                 screenshot(roles["seer"], ARTIFACTS, "tells-panel-seer")
                 seer_bar.dispatch_event("pointerup")
+                for role, phone in roles.items():  # one tap each: a look, or a suspect marked
+                    assert phone.page.evaluate(PANEL_TAP_JS), f"{role}: no name in the panel"
+            if phase == "ritual":
+                ritual_members.update(role for role, look in looks.items() if look["member"])
             if phase == "witches":  # a Knight is dealt: her place choice speaks of his guard
                 popup = roles["witch"].page.locator("main .witch-popup").inner_text()
                 if strings("en")["witch_guard_hint"] not in popup:
@@ -161,7 +180,8 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
 
     table._choose = wait_to_be_measured
     table._act = act
-    table.play(until=compare_when_all_show_one_step, timeout=420)
+    # The phones act in a new order each round: who taps last (one frame fewer) is anyone.
+    table.play(until=compare_when_all_show_one_step, timeout=420, shuffle=True)
     assert {"place_choice", "guard", "witches", "evening", "discussion"} <= set(measured), measured
     # Every difference found, in full (an assertion's diff is cut short).
     found = {"differences": measured, "layouts_read": layouts_read}
@@ -172,6 +192,38 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
         layouts_read
     )
     assert layouts_read["witches"] >= 4, layouts_read
+    # The Wi-Fi: in each secret step every phone sent and received as many frames, of the
+    # same lengths (the ritual's members, public, are compared with members only).
+    logs = {role: frames[phone.name] for role, phone in roles.items()}
+    ended = set.intersection(*(set(log.ended()) for log in logs.values()))
+    compared = sorted(step for step in ended if step[1] in SECRET_STEPS)
+    assert {phase for _day, phase in compared} >= {"place_choice", "witches", "discussion"}, (
+        compared
+    )
+    traffic = {}
+    for step in compared:
+        for role, log in logs.items():
+            alike = "villager"
+            if step[1] == "ritual":
+                alike = next(r for r in logs if (r in ritual_members) == (role in ritual_members))
+            found = frame_differences(logs[alike], log, step)
+            if found:
+                traffic[f"day {step[0]} {step[1]} {role}"] = found
+        groups = (
+            [logs]
+            if step[1] != "ritual"
+            else [
+                {r: log for r, log in logs.items() if (r in ritual_members) == member}
+                for member in (True, False)
+            ]
+        )
+        for group in groups:
+            if len(fewer_received(group, step)) > 1:
+                traffic[f"day {step[0]} {step[1]}"] = f"fewer frames: {fewer_received(group, step)}"
+    (ARTIFACTS / "tells-frames.json").write_text(json.dumps(
+        {f"{role} {day} {phase}": [log.sent.get((day, phase)), log.received.get((day, phase))]
+         for role, log in logs.items() for day, phase in compared}, indent=1))  # fmt: skip
+    assert traffic == {}
     buzzes = {role: phone.page.evaluate(BUZZES_JS) for role, phone in roles.items()}
     assert buzzes["villager"], "no phone buzzed"
     assert {role: buzz_differences(buzzes["villager"], b) for role, b in buzzes.items()

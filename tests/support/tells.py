@@ -4,6 +4,8 @@ in one round trip, and the differences between two phones that a neighbour could
 
 from __future__ import annotations
 
+import json
+
 #: Pixels two boxes may differ by and still look alike from across a table.
 TOLERANCE = 12
 
@@ -113,6 +115,18 @@ PANEL_JS = """() => {
 }"""
 
 
+#: Tap the first name in the held panel (the Seer looks, everyone else marks a suspect).
+PANEL_TAP_JS = """() => {
+  const bar = document.getElementById("ctw-hold");
+  bar.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+  const name = document.querySelector("#ctw-sheet .grid button");
+  const text = name ? name.textContent : null;
+  if (name) name.click();
+  bar.dispatchEvent(new PointerEvent("pointerup", { bubbles: true }));
+  return text;
+}"""
+
+
 def panel_differences(first: dict, other: dict) -> list[str]:
     """What would tell `other`'s held panel from `first`'s across a table."""
     found = (
@@ -125,3 +139,67 @@ def panel_differences(first: dict, other: dict) -> list[str]:
     if first["buttons"] != other["buttons"]:
         found.append(f"{first['buttons']} buttons in the panel against {other['buttons']}")
     return found
+
+
+class FrameLog:
+    """Every frame one phone's socket sends and receives, filed under
+    the step the phone showed when it went: a received view under its own step. The Knight's
+    guard is filed under the place choice it happens in (the others' phones stay on it).
+    A frame's length is what a Wi-Fi observer reads: every frame either way is padded (the
+    server's to the room's size class, a phone's to a multiple of 512 bytes)."""
+
+    def __init__(self, page) -> None:
+        self.step: tuple[int, str] | None = None
+        self.sent: dict[tuple[int, str], list[int]] = {}
+        self.received: dict[tuple[int, str], list[int]] = {}
+        self.order: list[tuple[int, str]] = []
+        page.on("websocket", self._watch)
+
+    def _watch(self, socket) -> None:
+        socket.on("framesent", lambda payload: self._file(self.sent, payload))
+        socket.on("framereceived", self._received)
+
+    def _received(self, payload) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            message = {}
+        view = message.get("view") if message.get("type") == "view" else None
+        if view and view.get("phase") not in (None, "lobby"):
+            phase = "place_choice" if view["phase"] == "guard" else view["phase"]
+            step = (view.get("day") or 0, phase)
+            if step != self.step:
+                self.step = step
+                self.order.append(step)
+        self._file(self.received, payload)
+
+    def _file(self, frames: dict, payload) -> None:
+        if self.step is not None:
+            size = len(payload.encode() if isinstance(payload, str) else payload)
+            frames.setdefault(self.step, []).append(size)
+
+    def ended(self) -> list[tuple[int, str]]:
+        """The steps this phone has left (a step still shown may get more frames)."""
+        return self.order[:-1]
+
+
+def frame_differences(first: FrameLog, other: FrameLog, step: tuple[int, str]) -> list[str]:
+    """Two phones' frames in one step: as many sent, of the same lengths; as many received,
+    of the same lengths, but for the one frame fewer a phone gets whose move ended its part
+    of the step (answered by the push every phone gets, not by an acknowledgement of its
+    own): who moved last is public (the "Waiting for" line), the order of the table's taps."""
+    found = []
+    sent_a, sent_b = sorted(first.sent.get(step, [])), sorted(other.sent.get(step, []))
+    if sent_a != sent_b:
+        found.append(f"sent {sent_a} against {sent_b}")
+    got_a, got_b = first.received.get(step, []), other.received.get(step, [])
+    if len(set(got_a + got_b)) > 1 or abs(len(got_a) - len(got_b)) > 1:
+        found.append(f"received {sorted(got_a)} against {sorted(got_b)}")
+    return found
+
+
+def fewer_received(logs: dict[str, FrameLog], step: tuple[int, str]) -> list[str]:
+    """The phones that received fewer frames than the most of ``logs`` in ``step``: at most
+    one may (the last mover, see frame_differences)."""
+    most = max(len(log.received.get(step, [])) for log in logs.values())
+    return [name for name, log in logs.items() if len(log.received.get(step, [])) < most]

@@ -170,14 +170,19 @@ class UiTable:
                                                                  timeout=15_000)  # fmt: skip
 
     # -- playing ----------------------------------------------------------------------------
-    def play(self, until: Callable[[], bool], timeout: float, lazy: bool = False) -> None:
-        """Every phone acts on its own screen until `until()` or the timeout."""
+    def play(self, until: Callable[[], bool], timeout: float, lazy: bool = False,
+             shuffle: bool = False) -> None:  # fmt: skip
+        """Every phone acts on its own screen until `until()` or the timeout; with
+        ``shuffle``, in a new order each round (seeded: the table's rng)."""
         end = time.monotonic() + timeout
         while not until():
             assert time.monotonic() < end, (
                 f"timed out; phases {[p.phases[-3:] for p in self.phones]}"
             )
-            for phone in self.phones:
+            order = list(self.phones)
+            if shuffle:
+                self.rng.shuffle(order)
+            for phone in order:
                 self._act(phone, lazy)
             time.sleep(0.05)
 

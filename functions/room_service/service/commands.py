@@ -156,6 +156,15 @@ class Ping(_SeatMessage):
     rev: Annotated[str, StringConstraints(max_length=REV_LENGTH)] | None = None
 
 
+class Cover(_SeatMessage):
+    """A frame that asks nothing and gets no answer: a phone whose owner has nothing to send
+    sends one where another role's phone sends a move the step alone answers (the Knight's
+    guard place, answered by the step's end to every seat), so that the Wi-Fi sees every
+    phone send one frame there (issue 34, docs/security.md)."""
+
+    action: Literal["cover"]
+
+
 class Replay(_SeatMessage):
     """The last finished game's replay file, for a seat that played it (issue 15)."""
 
@@ -175,12 +184,13 @@ RoomAction = Annotated[
     | Rematch
     | RoomOptions
     | Ping
+    | Cover
     | Replay
     | NewTableKey,
     Field(discriminator="action"),
 ]
 ROOM_ACTIONS = ("create_room", "join", "watch", "leave", "settings", "reorder", "kick", "hand_over",
-                "start", "rematch", "room_options", "ping", "replay", "new_table_key")  # fmt: skip
+                "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 #: The frames of a phone with no room yet: every other frame may name its room (issue 16,
 #: ``_SeatMessage.room``); ``join`` and ``watch`` name the room they ask for.
@@ -259,6 +269,10 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
         raise InvalidAction("The message is nested too deeply.", code="bad_message") from exc
     if not isinstance(data, dict):
         raise InvalidAction("A message must be a JSON object with an 'action'.", code="bad_message")
+    # The phone pads every frame to one length with spaces (frontend/js/connection.js).
+    pad = data.pop("pad", "")
+    if not isinstance(pad, str) or pad.strip(" "):
+        raise InvalidAction("'pad' holds spaces only.", code="bad_message")
     # One field names the action: a "type" would rename a move (to "timeout", say) for the
     # engine, whose actions are named by "type"; no client message may carry one.
     if "type" in data:

@@ -44,10 +44,11 @@ from ..domain.room import (
 )
 from . import commands, replies
 from .admission import Admission, Refused, TooManyConnections, TooManyJoins, TooManyRooms
-from .change import Change, Commit, no_change
+from .change import Change, Commit, Pong, no_change
 from .commands import (
     AwayCheckTimer,
     ChangeSettings,
+    Cover,
     CreateRoom,
     DeadlineTimer,
     GameMove,
@@ -154,6 +155,8 @@ class RoomService(LobbyHandlers, GameHandlers):
         try:
             self.admission.allow(connection_id)
             command = commands.parse_client_message(body)
+            if isinstance(command, Cover):
+                return  # counted by the admission above; it asks nothing, so nothing answers
             if isinstance(command, CreateRoom):
                 self._create_room(connection_id, command, source_ip)
             elif isinstance(command, Join):
@@ -245,8 +248,10 @@ class RoomService(LobbyHandlers, GameHandlers):
                 raise
 
         try:
-            if self._run(binding.room, lambda room: act(room, True), loaded).then_act:
-                self._run(binding.room, lambda room: act(room, False))
+            seated = self._committed(binding.room, lambda room: act(room, True), loaded)
+            if seated.change.then_act:
+                shown = seated.pushed.get(binding.seat)  # the view the seating pushed it
+                self._run(binding.room, lambda room: _answered(act(room, False), shown))
         except Unseated:
             # A socket left over from a seat that was let go: it speaks for nobody now, and
             # without its binding it may create or join like a new phone.
@@ -429,9 +434,14 @@ class RoomService(LobbyHandlers, GameHandlers):
              loaded: Loaded | None = None) -> Change:  # fmt: skip
         """One unit of work on room ``code`` (``loaded``: the room as just read, if it was),
         then the delivery of what it committed."""
+        return self._committed(code, change_room, loaded).change
+
+    def _committed(self, code: str, change_room: Callable[[Room], Change],
+                   loaded: Loaded | None = None) -> Commit:  # fmt: skip
+        """``_run``, returning the commit as delivered (with the views it pushed)."""
         commit = self.unit_of_work.run(code, change_room, loaded)
         self._deliver(commit)
-        return commit.change
+        return commit
 
     def _server_event(self, code: str, change_room: Callable[[Room], Change]) -> None:
         """For the server's own events (timers, disconnects, gone phones): a room that has
@@ -465,6 +475,19 @@ class RoomService(LobbyHandlers, GameHandlers):
         for connection_id in gone:
             self.ports.connections.unbind(connection_id)
         self._server_event(code, lambda room: self.connections_gone(room, gone))
+
+
+def _answered(change: Change, shown: str | None) -> Change:
+    """A reconnected phone's first command, run right after the write that seated it, whose
+    delivery pushed the seat its view (``shown``: that view's rev): a ping is then answered
+    only by a view that differs from it. The push already was the ping's answer (a view
+    answers a ping: docs/protocol.md), so the same view is not sent again, nor a pong beside
+    it (issue 34's cut: one frame fewer each time a phone comes back). Every reconnecting
+    phone is treated alike, whatever its role."""
+    pong = change.pong
+    if shown is not None and pong is not None and pong.answer:
+        change.pong = Pong(pong.connection_id, pong.name, shown, answer=False)
+    return change
 
 
 class Unseated(IllegalAction):

@@ -55,6 +55,22 @@ export function vibration(previous, v) {
   return previous && v && publicStepKey(previous) !== publicStepKey(v) && !isOver(previous) ? 120 : 0;
 }
 
+// Hook for the shell: a view arrived. When the Knight's guard begins, his phone will send
+// his guard place, answered only by the step's end, which every phone gets; every other
+// phone in human form, still on the place choice, is asked for a cover frame (`send_cover`,
+// answered by nothing) and sends one a tap's time later: the Wi-Fi sees every phone send
+// one frame in the guard step, not his alone (docs/security.md). A Knight quicker than the
+// cover moves it after the step's end, which tells less than no frame at all.
+const COVER_DELAY_MS = [800, 4000];
+let coveredStep = null;
+
+export function afterView(v, ctx) {
+  if (!v.send_cover || coveredStep === v.step) return;
+  coveredStep = v.step;
+  const [least, most] = COVER_DELAY_MS;
+  setTimeout(() => ctx.cover(), least + Math.random() * (most - least));
+}
+
 function publicStepKey(v) {
   return stepKey(v.phase === "guard" ? { ...v, phase: "place_choice" } : v);
 }

@@ -157,6 +157,9 @@ function abilityButtons(v, me, ctx) {
     }
     return h("button", { class: "card", "aria-pressed": String(state.suspects.has(c.name)), onclick: () => {
       if (!state.suspects.delete(c.name)) state.suspects.add(c.name);
+      // A mark stays on this phone, but a Seer's look here is a frame answered by one: a
+      // ping (answered by its view or a pong, one padded length) sends and brings as much.
+      ctx.refresh();
       draw();
     } }, named(me, c.name));
   }));
