@@ -327,6 +327,25 @@ def test_a_reconnecting_phone_takes_its_seat_with_its_first_message_not_during_c
     assert "Bo" not in waiting_for(h.service.current_room(h.code).state)
 
 
+def test_a_phone_back_after_its_socket_closed_gets_one_frame_for_its_first_ping():
+    """Issue 34's cut: the write that seats a reconnected phone pushes every seat its view
+    (who is connected changed), this phone's included; that view answers its ping, which is
+    not answered a second time (the same view again, or a pong beside it)."""
+    h = started(["Ann", "Bo", "Cy", "Di"])
+    h.send("Ann", action="ready")
+    old_rev = h.pusher.last("Bo")["rev"]
+    h.service.disconnect("Bo")
+    h.send("Cy", action="ready")  # the table moves on while Bo is away
+    h.service.connect("bo-new", h.code, h.tokens["Bo"])
+    h.send("bo-new", action="ping", rev=old_rev)
+    assert [m["type"] for m in h.messages("bo-new")] == ["view"]
+    assert h.view("bo-new")["you"] == "Bo"
+    assert h.view("bo-new")["connected"]["Bo"] is True
+    assert h.view("Ann")["connected"]["Bo"] is True, "the others are told it is back"
+    h.send("bo-new", action="ping", rev=h.pusher.last("bo-new")["rev"])
+    assert h.messages("bo-new")[-1] == {"type": "pong"}, "later pings are answered as ever"
+
+
 def _at_a_proposal_by_someone_else(names: list[str]) -> Harness:
     """A room at a Chief's proposal, the Chief not being Ann (the host); a game that
     ends first (the deal is random) is replaced by a new one."""

@@ -51,6 +51,7 @@ class Delivery:
         if change.push_views:
             pushed, gone_views = self._push_views(sent, commit.seen, change.mover)
             gone += gone_views
+        commit.pushed.update((name, sent.view(name)["rev"]) for name in pushed)
         if change.pong:
             pong = change.pong
             # Nothing in the answer depends on anything but the seat's own view: neither
