@@ -61,6 +61,7 @@ export class Connection {
     let opened = false;
     socket.onopen = () => {
       opened = true;
+      this.everOpened = true;
       this.failures = 0;
       this.setState("open");
       this.ping(); // takes the seat and brings the whole current view (docs/protocol.md)
@@ -80,7 +81,8 @@ export class Connection {
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
-      this.setState("closed");
+      // Until a socket has opened once, the phone is still connecting: nothing was lost.
+      this.setState(this.everOpened ? "closed" : "connecting");
       if (!opened && this.seat()) {
         this.failures += 1;
         if (this.failures >= GIVE_UP_SEAT_AFTER) { this.failures = 0; this.forgetView(); this.onSeatRefused(); }

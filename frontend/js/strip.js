@@ -38,10 +38,12 @@ export function countdownItem(v) {
 }
 
 // The connection: a dot, its words for screen readers (and in full while it is not open).
+// "connecting" before the first socket opened (the first load: nothing was lost yet),
+// "reconnecting" once one closed.
 export function connectionItem(state) {
   const open = state === "open";
   return h("span", { class: open ? "fact conn" : "fact conn conn-bad", role: "status" },
-    open ? h("span", { "aria-hidden": "true" }, "●") : `○ ${t("reconnecting")}`,
+    open ? h("span", { "aria-hidden": "true" }, "●") : `○ ${t(state === "connecting" ? "connecting" : "reconnecting")}`,
     open ? h("span", { class: "visually-hidden" }, t("connected")) : null);
 }
 

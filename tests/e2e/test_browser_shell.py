@@ -362,3 +362,18 @@ def test_the_seers_panel_marks_each_cat_she_has_looked_at(stack, phones):
     expect(sheet.get_by_role("button", name="Bo", exact=True)).to_be_visible()
     page.screenshot(path=ARTIFACTS / "shell-seer-marks.png")
     bar.dispatch_event("pointerup")
+
+
+def test_the_first_load_says_connecting_not_reconnecting(stack, phones):
+    """Issue 34, finding 12: a phone's very first load said "○ reconnecting…" before any
+    connection had been made, or lost. Until a socket has opened once it says
+    "connecting…" (here its gateway never answers: every try fails); once one has opened
+    and closed, "reconnecting…" (connection.js)."""
+    page = phones()
+    page.route("**/config.json", lambda route: route.fulfill(
+        json={"websocket_url": "ws://127.0.0.1:9/prod"}))  # fmt: skip
+    page.goto(stack.http_url + "/")
+    status = page.locator("header .conn")
+    expect(status).to_contain_text("connecting…")
+    page.wait_for_timeout(1500)  # two tries failed meanwhile (backoff 300 ms, 1 s)
+    expect(status).to_have_text("○ connecting…")
