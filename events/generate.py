@@ -58,7 +58,7 @@ MESSAGES = {
     "rematch": {"action": "rematch"},
     "room_options": {"action": "room_options", "auto_away": False},
     "ping": {"action": "ping", "rev": "5e2c8f0a41d9b3c7"},
-    "cover": {"action": "cover"},
+    "cover": {"action": "cover", "step": 7},
     "replay": {"action": "replay"},
     "new_table_key": {"action": "new_table_key"},
     "ready": {"action": "ready"},

@@ -124,15 +124,10 @@ def _sees_guard(s: GameState, player: str | None) -> bool:
 def _view(s: GameState, player: str | None, public: dict[str, Any]) -> dict[str, Any]:
     me = s.cat(player) if player is not None else None
     phase, deadline = s.phase, s.deadline
-    send_cover = False
     if phase is Phase.GUARD and not _sees_guard(s, player):
         # Only the Knight knows he is guarding; everyone else still sees the place choice,
         # with its countdown (docs/security.md: the time his step takes is a known limit).
         phase, deadline = Phase.PLACE_CHOICE, s.place_deadline
-        # His guard place is a frame from his phone: every other phone in human form sends
-        # a cover frame (issue 34). That the guard began is no news to a phone: every seat
-        # was just sent a frame for it, the view it already had.
-        send_cover = me is not None and me.form is Form.HUMAN and not me.away
     over = s.phase is Phase.GAME_OVER
     result = {key: value for key, value in public.items() if key not in ("all_waiting", "reveal")}
     result["you"] = player
@@ -150,8 +145,6 @@ def _view(s: GameState, player: str | None, public: dict[str, Any]) -> dict[str,
         # Then a confirmation is pushed only to the cats already done, not to all (issue 6).
         result["waiting"] = None
     result["me"] = _private(s, me) if me else None
-    if send_cover:
-        result["send_cover"] = True
     if over:
         result["reveal"] = public["reveal"]
     return result

@@ -51,7 +51,7 @@ const ctx = {
   // every phone at each move (docs/protocol.md), a phone asks for it.
   refresh: () => connection.ping(),
   // A frame that asks nothing (a phone's cover for another role's move: docs/security.md).
-  cover: () => connection.cover(),
+  cover: (step) => connection.cover(step),
   renderStatus: () => renderStatus(),
   countdown: strip.countdownItem,
   showError,
@@ -106,7 +106,10 @@ function onMessage(message) {
     keepAwake();
   } else if (message.type === "error") {
     // A move made on a step that has ended changed nothing: the screen is only behind.
-    if (message.code === "stale_move") { connection.ping(); return; }
+    // The step's end is pushed to every phone and is likely here already; only a phone still
+    // showing that step a moment later asks (a ping it needs not send is a frame that would
+    // tell the Wi-Fi its move came late: issue 34).
+    if (message.code === "stale_move") { catchUpAfterStaleMove(); return; }
     if (message.code === "kicked") forgetSeat();
     // Next to the control whose move was refused (the last one sent), in the player's language.
     setError(errorText(message.code, message.params || {}), app.lastMove && app.lastMove.control);
@@ -117,6 +120,13 @@ function onMessage(message) {
     return;
   } else return; // a pong: nothing on the screen changes
   renderSoon();
+}
+
+const STALE_CATCH_UP_MS = 1000;
+
+function catchUpAfterStaleMove() {
+  const behind = stepKey(app.view);
+  setTimeout(() => { if (stepKey(app.view) === behind) connection.ping(); }, STALE_CATCH_UP_MS);
 }
 
 // -- errors next to their control ---------------------------------------------------------

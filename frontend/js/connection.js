@@ -143,9 +143,10 @@ export class Connection {
   }
 
   // A frame that asks nothing and gets no answer: where another role's phone sends a move
-  // only the step's end answers, this one sends a cover (docs/security.md).
-  cover() {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.frame({ action: "cover" });
+  // only the step's end answers, this one sends a cover (docs/security.md). It names the
+  // step it covers, as a move does.
+  cover(step) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.frame({ action: "cover", step });
   }
 
   // Another room (or none): its views count from their own start.

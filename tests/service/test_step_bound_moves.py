@@ -200,8 +200,7 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
     """§6.3 / §2.3: at every step, every seat pinging with the view it shows gets exactly a
     bare pong (whoever it is: witch, Knight, villager), and when the Knight's guard step
     begins every seat is sent one frame, as long as the Knight's (issue 32: who gets a
-    frame must not point at the Knight), and nobody else's view or step changes but for
-    the ask for a cover frame every phone in human form gets (issue 34)."""
+    frame must not point at the Knight), and nobody else's view or step changes."""
     guard_steps = 0
     for seed in range(4):
         h, rng = _game(seed)
@@ -235,18 +234,7 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
                 guard_steps += 1
                 bystanders = [n for n in others if n != sent[-1][0]]
                 assert all(len(h.messages(n)) == counts[n] + 1 for n in bystanders)
-                # Unchanged but for the ask for a cover frame (issue 34), made of a phone
-                # in human form whatever its role.
-                assert all(
-                    h.view(n) == {**views[n], "send_cover": True}
-                    for n in bystanders
-                    if h.view(n)["me"]["form"] == "human" and not h.view(n)["me"]["away"]
-                )
-                assert all(
-                    h.view(n) == views[n]
-                    for n in bystanders
-                    if h.view(n)["me"]["form"] != "human" or h.view(n)["me"]["away"]
-                )
+                assert all(h.view(n) == views[n] for n in bystanders)
                 assert {n: h.view(n)["step"] for n in others} == steps
                 frames = [f for push in h.pusher.pushes[pushes:] for f in push]
                 assert {c for c, _ in frames} == set(NAMES)

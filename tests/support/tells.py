@@ -143,8 +143,9 @@ def panel_differences(first: dict, other: dict) -> list[str]:
 
 class FrameLog:
     """Every frame one phone's socket sends and receives, filed under
-    the step the phone showed when it went: a received view under its own step. The Knight's
-    guard is filed under the place choice it happens in (the others' phones stay on it).
+    the step the phone showed when it went: a received view under its own step, a sent frame
+    that names a step (a move, a cover) under that one. The Knight's guard is filed under the
+    place choice it happens in (the others' phones stay on it).
     A frame's length is what a Wi-Fi observer reads: every frame either way is padded (the
     server's to the room's size class, a phone's to a multiple of 512 bytes)."""
 
@@ -153,11 +154,27 @@ class FrameLog:
         self.sent: dict[tuple[int, str], list[int]] = {}
         self.received: dict[tuple[int, str], list[int]] = {}
         self.order: list[tuple[int, str]] = []
+        self.named: dict[int, tuple[int, str]] = {}  # a view's step number: its step
+        self.actions: dict[tuple[int, str], list[str]] = {}  # what was sent, for a report
+        self.last_move: tuple[int, str] | None = None  # the step of the last move sent
+        self.late: list[tuple[int, str] | None] = []  # the steps of moves refused as late
         page.on("websocket", self._watch)
 
     def _watch(self, socket) -> None:
-        socket.on("framesent", lambda payload: self._file(self.sent, payload))
+        socket.on("framesent", self._sent)
         socket.on("framereceived", self._received)
+
+    def _sent(self, payload) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            message = {}
+        step = self.named.get(message.get("step")) or self.step
+        if "step" in message and message.get("action") != "cover":  # nothing answers a cover
+            self.last_move = step
+        if step is not None:
+            self.actions.setdefault(step, []).append(str(message.get("action")))
+        self._file(self.sent, payload, step)
 
     def _received(self, payload) -> None:
         try:
@@ -168,15 +185,23 @@ class FrameLog:
         if view and view.get("phase") not in (None, "lobby"):
             phase = "place_choice" if view["phase"] == "guard" else view["phase"]
             step = (view.get("day") or 0, phase)
+            self.named.setdefault(view.get("step"), step)
             if step != self.step:
                 self.step = step
                 self.order.append(step)
+        if message.get("type") == "error" and message.get("code") == "stale_move":
+            # A move that reached the room after its step's timer ended, refused: lateness is
+            # the player's, whatever the role (a witch's spell too), at a public moment, the
+            # timer's end. Kept apart from the comparison, with the step of the move.
+            self.late.append(self.last_move)
+            return
         self._file(self.received, payload)
 
-    def _file(self, frames: dict, payload) -> None:
-        if self.step is not None:
+    def _file(self, frames: dict, payload, step: tuple[int, str] | None = None) -> None:
+        step = step or self.step
+        if step is not None:
             size = len(payload.encode() if isinstance(payload, str) else payload)
-            frames.setdefault(self.step, []).append(size)
+            frames.setdefault(step, []).append(size)
 
     def ended(self) -> list[tuple[int, str]]:
         """The steps this phone has left (a step still shown may get more frames)."""

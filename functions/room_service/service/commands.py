@@ -163,6 +163,8 @@ class Cover(_SeatMessage):
     phone send one frame there (issue 34, docs/security.md)."""
 
     action: Literal["cover"]
+    #: The step it covers, named as a move names its own so that both read alike; not read.
+    step: int | None = None
 
 
 class Replay(_SeatMessage):

@@ -55,20 +55,26 @@ export function vibration(previous, v) {
   return previous && v && publicStepKey(previous) !== publicStepKey(v) && !isOver(previous) ? 120 : 0;
 }
 
-// Hook for the shell: a view arrived. When the Knight's guard begins, his phone will send
-// his guard place, answered only by the step's end, which every phone gets; every other
-// phone in human form, still on the place choice, is asked for a cover frame (`send_cover`,
-// answered by nothing) and sends one a tap's time later: the Wi-Fi sees every phone send
-// one frame in the guard step, not his alone (docs/security.md). A Knight quicker than the
-// cover moves it after the step's end, which tells less than no frame at all.
+// Hook for the shell: a view arrived. On a guarding day the Knight's phone sends two frames
+// in the place choice (Guard, then his guard place once the others have chosen); so every
+// phone in human form sends two on every day, whatever its role and whether he guards: its
+// place, then a cover frame (answered by nothing) a tap's time later. The Knight sends the
+// cover too when he gathers, and not when he guards. The cover names the step it covers,
+// as a move does; it may leave after that step has ended (docs/security.md).
 const COVER_DELAY_MS = [800, 4000];
 let coveredStep = null;
+let shown = null; // the newest view: a Knight who turns to Guard before his cover leaves sends none
 
 export function afterView(v, ctx) {
-  if (!v.send_cover || coveredStep === v.step) return;
-  coveredStep = v.step;
+  shown = v;
+  const me = v.me;
+  if (v.phase !== "place_choice" || !me || me.form !== "human" || me.away || !me.place) return;
+  if (coveredStep === v.step) return;
+  const step = (coveredStep = v.step);
   const [least, most] = COVER_DELAY_MS;
-  setTimeout(() => ctx.cover(), least + Math.random() * (most - least));
+  setTimeout(() => {
+    if (!(shown.me && shown.me.guarding)) ctx.cover(step); // today's Guard, in any step
+  }, least + Math.random() * (most - least));
 }
 
 function publicStepKey(v) {

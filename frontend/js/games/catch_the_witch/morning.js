@@ -163,6 +163,7 @@ function popupModel(v, me) {
 
 // The spells cast on a cat (engine: Spell.needs_target): their target is a third tap.
 const TARGETED_SPELLS = new Set(["frog", "snatch"]);
+const PLACE_RETAP_MS = 3000;
 
 function nightPopup(v, me, ctx) {
   const m = popupModel(v, me);
@@ -182,9 +183,16 @@ function nightPopup(v, me, ctx) {
   queueMicrotask(sendSpell); // a place the server has just confirmed, after a spell tapped first
   const tile = (text, note, pressed, onclick) => h("button", { class: "card", "aria-pressed": String(pressed), onclick },
     h("span", { class: "tile-name" }, text), h("span", { class: "tile-note" }, note));
+  // A place tapped shows at once and is sent once: a second tap while the first is on its
+  // way would be a second frame (and a second choice) on a slow network. Unanswered after
+  // PLACE_RETAP_MS, the tap may be made again.
+  const pending = ctx.draft.place && Date.now() - ctx.draft.place.at < PLACE_RETAP_MS ? ctx.draft.place.name : null;
   const places = h("div", { class: "grid mini popup-places" }, ...v.open_places.map((p) =>
-    tile(label("place", p), m.placeNote(p), chosen.place === p, () => {
-      if (!chosen.place) ctx.send(m.placeMove, { place: p });
+    tile(label("place", p), m.placeNote(p), (chosen.place || pending) === p, () => {
+      if (chosen.place || (ctx.draft.place && Date.now() - ctx.draft.place.at < PLACE_RETAP_MS)) return;
+      ctx.draft.place = { name: p, at: Date.now() };
+      ctx.send(m.placeMove, { place: p });
+      ctx.render();
     })));
   const spells = ["none", ...(v.unlocked_spells || []).filter((x) => x !== "none")];
   const spellRow = h("div", { class: "grid mini popup-spells" }, ...spells.map((x) =>
