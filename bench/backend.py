@@ -90,6 +90,10 @@ TOGETHER_AT_MOST = 3
 HEARTBEAT_SAMPLE_EVERY = 150
 #: The unit of work's backoff after a conflict is billed in full but slept for this fraction.
 REAL_SLEEP_FRACTION = 0.25
+#: The moves a phone follows with a cover frame, answered by nothing (frontend/js/games/
+#: catch_the_witch/index.js afterView: its place in each place choice; the guarding
+#: Knight's guard place takes the cover's part).
+COVERED_MOVES = frozenset({"choose_place"})
 #: A phone that drops out for a while mid-game (its screen locked), then comes back.
 DROPPED_PHONE, DROP_AT_MOVE, DROP_ROUNDS = "Cat7", 200, 30
 
@@ -250,6 +254,8 @@ def _send_moves(cloud, game: Game, group: list[tuple[str, dict]]) -> None:
         try:
             barrier.wait()
             cloud.send(name, action=kind, **action)
+            if kind in COVERED_MOVES:  # a phone's cover follows its place (issue 34)
+                cloud.send(name, action="cover", step=action["step"])
         except BaseException as exc:  # a crashed thread must stop the bench, not vanish
             failures.append(exc)
 

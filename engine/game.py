@@ -140,6 +140,13 @@ class Game(ABC):
         the step's end, or when their phone pings."""
         return False
 
+    def sees_every_move(self, state: BaseModel, player: str) -> bool:
+        """On a step that pushes every move: whether ``player``'s phone is among those sent
+        it. By default every player's. A game may leave out a player no move of the step
+        can show anything to, picked by what every phone sees (a frog's form), never by a
+        secret: the frames still never tell who moved or what anyone holds."""
+        return True
+
     @abstractmethod
     def seat_step(self, state: BaseModel, player: str) -> int:
         """The step number ``player``'s view shows: a move is taken only on it. It may

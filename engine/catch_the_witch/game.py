@@ -8,7 +8,7 @@ from ..game import BotMove, Game, View
 from ..rng import Rng
 from . import bots, rules, tables, views
 from .actions import ACTION_TYPES, MarkAway, Timeout, parse_action
-from .domain import Phase
+from .domain import Form, Phase
 from .effects import Effect
 from .state import GameState, Settings
 
@@ -94,6 +94,12 @@ class CatchTheWitch(Game):
 
     def pushes_every_move(self, state: GameState) -> bool:
         return state.phase in self.PUSH_EVERY_MOVE
+
+    def sees_every_move(self, state: GameState, player: str) -> bool:
+        # In the witches' 15 s a frog's or an exiled cat's view never changes (no pop-up, no
+        # witch's choices: views.py), and every phone shows who is one. The votes show who
+        # has voted on every phone, theirs too.
+        return state.phase is not Phase.WITCHES or state.cat(player).form is Form.HUMAN
 
     def seat_step(self, state: GameState, player: str) -> int:
         return views.seat_step(state, player)

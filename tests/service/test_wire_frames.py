@@ -40,6 +40,9 @@ class Event:
     #: frame any seat's view would make unpadded.
     public_size: int = 0
     largest_view: int = 0
+    #: After it: the seats the public view shows in human form (Catch the Witch's frogs and
+    #: exiled cats are public; a game without forms: every seat).
+    in_human_form: frozenset[str] = frozenset()
 
 
 class EventRecorder:
@@ -73,7 +76,11 @@ class EventRecorder:
         public = {"type": "view", "seq": 10**15, "rev": "0" * 16, "view": public_view(after)}
         views = after.rules.views(after.state) if after.state is not None else None
         largest = max(len(frame_bytes(_unpadded_view(after, s.name, views))) for s in after.seats)
-        self.events.append(Event(mover, phase, moved_on, sent, frames.room_size(public), largest))
+        humans = frozenset(p["name"] for p in public["view"].get("players") or []
+                           if p.get("form", "human") == "human")  # fmt: skip
+        self.events.append(
+            Event(mover, phase, moved_on, sent, frames.room_size(public), largest, humans)
+        )
 
 
 def _unpadded_view(room, name: str, views: dict | None) -> dict:
@@ -140,12 +147,24 @@ def test_who_is_sent_a_frame_never_depends_on_who_holds_which_role(played, game)
         kind = "all" if sent == set(SEATS) else "mover" if sent == {event.mover} else sent
         if event.moved_on or event.mover is None:
             assert kind == "all", (event.phase, event.mover, sorted(sent))
+        elif event.phase == "witches":
+            # Every phone in human form (public): a frog's or an exiled cat's view never
+            # changes there (CatchTheWitch.sees_every_move), and every phone shows who is one.
+            assert sent == event.in_human_form | {event.mover}, (event.mover, sorted(sent))
+            kinds[event.phase].add("in human form")
         else:
             kinds[event.phase].add(kind if isinstance(kind, str) else "some")
     # A move that leaves its step as it is: the same seats for every move of the step.
-    assert all(len(k) == 1 and k <= {"all", "mover"} for k in kinds.values()), dict(kinds)
+    assert all(len(k) == 1 and k <= {"all", "mover", "in human form"} for k in kinds.values()), (
+        dict(kinds)
+    )
     if game == "catch_the_witch":  # the steps a secret move reaches other cats on
-        assert kinds["witches"] == kinds["approval"] == kinds["vote"] == {"all"}
+        assert kinds["witches"] == {"in human form"}
+        assert any(  # with a frog or an exiled cat among them, left out
+            e.phase == "witches" and not e.moved_on and e.in_human_form < set(SEATS)
+            for e in played[game]
+        )
+        assert kinds["approval"] == kinds["vote"] == {"all"}
         assert kinds["place_choice"] == kinds["discussion"] == {"mover"}
     else:  # votes and fingers show on every phone; the coven's tap (deal 202) on its own
         assert kinds["vote"] == kinds["trial"] == {"all"}

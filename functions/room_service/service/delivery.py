@@ -101,8 +101,9 @@ class Delivery:
         ``progress_fields`` (its waiting list: issue 16, brought up to date at the step's
         end or when a phone pings with its ``rev``). After a move that leaves its step as
         it is and shows the table nothing new, the mover's alone (its acknowledgement) or,
-        on the steps the game names (``Game.pushes_every_move``), every connected seat's,
-        whatever the move changed: who is sent a frame depends on the step and on what the
+        on the steps the game names (``Game.pushes_every_move``), every connected seat's
+        the game says sees them (``Game.sees_every_move``: by public facts), whatever the
+        move changed: who is sent a frame depends on the step and on what the
         table sees, never on who moved or what they hold (issue 32). Anything else (a step's
         end, a timer, a seat come or gone, a move the table sees, such as an Away mark):
         every connected seat's. The seats pushed, and the connections found gone."""
@@ -123,8 +124,12 @@ class Delivery:
             and replies.same_but_progress(game.table_view(seen.state),
                                           game.table_view(room.state), game.progress_fields)
         )  # fmt: skip
-        alone = within_step and not game.pushes_every_move(room.state)
-        seats = [s for s in room.seats if s.connection and (not alone or s.name == mover)]
+        every = within_step and game.pushes_every_move(room.state)
+        seats = [
+            s for s in room.seats
+            if s.connection and (not within_step or s.name == mover
+                                 or (every and game.sees_every_move(room.state, s.name)))
+        ]  # fmt: skip
         messages = [(seat.connection, sent.pad(sent.view(seat.name))) for seat in seats]
         return {seat.name for seat in seats}, self._post(messages)
 
