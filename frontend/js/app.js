@@ -3,7 +3,7 @@
 // from its module (js/games.js, docs/client.md). No build step: plain ES modules.
 // Protocol: docs/protocol.md.
 import { KEYS } from "./storage.js"; // first: moves values kept under older keys
-import { h, clear, replaceIfChanged } from "./dom.js";
+import { h, clear, replaceIfChanged, morph } from "./dom.js";
 import { loadLanguage, chooseLanguage, t, hasString, LANGUAGES, currentLanguage } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
@@ -321,17 +321,22 @@ function roomScreen(v) {
     const shown = { ...app.result, phase: "game_over", room: v.room, you: v.you, host: v.host, me: null, deadline: null };
     // Every game's result offers its replay to the seats that played it: watched here,
     // step by step (replay.html), or saved as a file.
-    // The viewer opens in a new tab (the link itself, so no pop-up blocker stops it):
+    // The viewer opens in a new tab, from the tap itself (so no pop-up blocker stops it):
     // this one keeps its socket, so its seat (docs/protocol.md: a gone phone's lobby seat
-    // is freed). The file reaches the viewer through localStorage (replay.js).
+    // is freed). The file reaches the viewer through localStorage (replay.js). Two buttons
+    // alike (issue 34: a link among buttons looked like something else).
     const ask = (mode) => () => {
-      if (mode === "watch") localStorage.removeItem(KEYS.watchReplay); // the new one, not the last
+      if (mode === "watch") {
+        localStorage.removeItem(KEYS.watchReplay); // the new one, not the last
+        const viewer = window.open("replay.html", "_blank");
+        if (viewer) viewer.opener = null; // as a link's new tab: it cannot reach back here
+      }
       app.replayMode = mode;
       send("replay");
     };
     const replay = h("div", { class: "replay-actions" },
-      h("a", { id: "watch-replay", class: "button", href: "replay.html", target: "_blank", onclick: ask("watch") }, t("watch_replay")),
-      h("button", { id: "download-replay", onclick: ask("save") }, t("download_replay")));
+      h("button", { id: "watch-replay", class: "secondary", onclick: ask("watch") }, t("watch_replay")),
+      h("button", { id: "download-replay", class: "secondary", onclick: ask("save") }, t("download_replay")));
     return h("section", {}, ...game.render(shown, { ...ctx, toLobby }), replay);
   }
   if (v.phase === "lobby") return lobbyScreen(v, game, { ...ctx, showLastResult });
@@ -343,7 +348,7 @@ function roomScreen(v) {
 // The table strip (js/strip.js): one row of facts (the connection, the game's facts, the
 // countdown), then a row of every cat. A game chooses its facts and chips with `strip(v, ctx)`
 // (docs/client.md); else the shell reads the view's common fields. Redrawn every second, but
-// only what changed is replaced (a tap on the strip is not swallowed).
+// only what changed is replaced (a tap on a tracker beside the ticking countdown lands).
 function renderStatus() {
   const v = app.view;
   const state = connection ? connection.state : "connecting";
@@ -355,7 +360,7 @@ function renderStatus() {
   const rows = [h("div", { class: "facts" }, strip.connectionItem(state), ...facts.filter(Boolean), game ? strip.countdownItem(v) : null)];
   if (cats.length || end.length) rows.push(h("div", { class: "cats-row" }, h("ul", { class: "cats", "aria-label": t("strip_cats") }, ...cats), ...end.filter(Boolean)));
   statusBar.setAttribute("aria-label", t("strip_status")); // in the player's language
-  replaceIfChanged(statusBar, rows);
+  morph(statusBar, rows);
 }
 
 function renderFooter() {

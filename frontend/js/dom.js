@@ -32,3 +32,32 @@ export function replaceIfChanged(el, nodes, { force = false } = {}) {
   el.append(...nodes.filter(Boolean));
   return true;
 }
+
+// Makes `el`'s children look like `nodes`, replacing only what differs: an element whose
+// markup is unchanged stays (with a finger on it, or an animation under way), and one that
+// differs only inside keeps itself and has its children made alike in turn. For what is
+// redrawn often and tapped (the strip: its countdown changes every second, and a tap on a
+// tracker beside it must land).
+export function morph(el, nodes) {
+  const wanted = nodes.filter(Boolean);
+  const shown = [...el.childNodes];
+  if (shown.length !== wanted.length) {
+    clear(el);
+    el.append(...wanted);
+    return;
+  }
+  wanted.forEach((node, i) => {
+    const old = shown[i];
+    if (markup(old) === markup(node)) return;
+    if (old.nodeType === Node.ELEMENT_NODE && node.nodeType === Node.ELEMENT_NODE && sameOpeningTag(old, node)) {
+      morph(old, [...node.childNodes]);
+    } else old.replaceWith(node);
+  });
+}
+
+const markup = (node) => node.outerHTML ?? node.textContent;
+
+function sameOpeningTag(a, b) {
+  return a.tagName === b.tagName && a.attributes.length === b.attributes.length
+    && [...a.attributes].every((attr) => b.getAttribute(attr.name) === attr.value);
+}

@@ -1,31 +1,50 @@
 // The table strip at the top of every game screen: one row of facts (connection, day "of N",
-// trackers, countdown) that fits a 360 px phone in every language, and below it one chip per
+// trackers, countdown) that fits a 360 px phone in every language, and under it one chip per
 // cat with its state. The shell draws it (app.js renderStatus); a game module chooses what
 // goes in it with the builders here (docs/client.md, "The table strip").
+//
+// A game may fold its cats' chips away behind its trackers (keyToggles, stripKey): at twelve
+// cats the chips took three rows, wrapped further as cats turned to frogs or were exiled,
+// and cut names mid-word (issue 34). Then the row says how many cats are in each form, and a
+// tap on any tracker opens the strip's key under it: every cat whole, and what each tracker
+// and mark means, for a first-time player.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { gameNow } from "./clock.js";
+import { momentStyle } from "./moments.js";
 
-// "Day 3 of 6", with a warning mark on the last day (Catch the Witch: the Knights' day).
+// "Day 3 of 6": "Day" in small print over "3/6" (the whole phrase did not fit the row beside
+// the trackers), with a warning mark on the last day (Catch the Witch: the Knights' day).
+// Its accessible name and its text say it in full.
 export function dayItem(n, of, { warn = false, warnLabel = "" } = {}) {
   const text = of ? t("day_of", { n, of }) : t("day", { n });
-  return h("span", { class: "fact day", "aria-label": warn ? `${text}, ${warnLabel}` : text },
-    text, warn ? h("span", { class: "warn", "aria-hidden": "true", title: warnLabel }, "⚠") : null);
+  return h("span", { class: "fact stacked day", role: "img", "aria-label": warn ? `${text}, ${warnLabel}` : text },
+    h("span", { class: "visually-hidden" }, text),
+    h("span", { class: "label", "aria-hidden": "true" }, t("strip_day")),
+    h("span", { class: "value", "aria-hidden": "true" }, of ? `${n}/${of}` : String(n),
+      warn ? h("span", { class: "warn" }, "⚠") : null));
 }
 
-// A counted tracker, e.g. seals: its name in small print over "🔏 2/3" (issue 34: an
+// A counted tracker, e.g. seals: its name in small print over "🔏2/3" (issue 34: an
 // unlabelled "🔏 0/3" said nothing to a newcomer). Stacked, so that every name fits whole
 // in one row at 360 px in every language.
 export function counterItem(icon, label, n, of) {
-  return h("span", { class: "fact stacked", role: "img", "aria-label": `${label} ${n}/${of}`, title: label },
+  return h("span", { class: "fact stacked", role: "img", "aria-label": `${label} ${n}/${of}` },
     h("span", { class: "label", "aria-hidden": "true" }, label),
-    h("span", { class: "value", "aria-hidden": "true" }, `${icon} ${n}/${of}`));
+    h("span", { class: "value", "aria-hidden": "true" }, `${icon}${n}/${of}`));
 }
 
-// A filling gauge: its name in small print over its cells.
-export function gaugeItem(label, n, of) {
-  const cells = Array.from({ length: of }, (_, i) => h("span", { class: i < n ? "on" : "" }));
-  return h("span", { class: "fact stacked gauge-item", role: "img", "aria-label": `${label} ${n}/${of}`, title: label },
+const FILL_MS = 1200; // a gauge's cell filling (UX.md: "the curse gauge filling")
+
+// A filling gauge: its name in small print over its cells. `filling`: the key of the moment
+// its newest lit cell fills (js/moments.js), while the game's view says it just did.
+export function gaugeItem(label, n, of, { filling = null } = {}) {
+  const moment = filling && n > 0 ? momentStyle(filling, FILL_MS) : null;
+  const cells = Array.from({ length: of }, (_, i) => {
+    const newest = moment && i === n - 1;
+    return h("span", { class: i < n ? `on${newest ? " filling" : ""}` : "", style: newest ? moment : null });
+  });
+  return h("span", { class: "fact stacked gauge-item", role: "img", "aria-label": `${label} ${n}/${of}` },
     h("span", { class: "label", "aria-hidden": "true" }, label),
     h("span", { class: "cells", "aria-hidden": "true" }, ...cells));
 }
@@ -34,28 +53,50 @@ export function gaugeItem(label, n, of) {
 export function countdownItem(v) {
   if (!v || !v.deadline) return null;
   const left = Math.max(0, Math.ceil(v.deadline - gameNow()));
-  return h("span", { class: "fact countdown", "aria-label": t("seconds", { n: left }) }, `⏱ ${t("seconds_short", { n: left })}`);
+  return h("span", { class: "fact countdown", "aria-label": t("seconds", { n: left }) },
+    h("span", { class: "icon", "aria-hidden": "true" }, "⏱"), ` ${t("seconds_short", { n: left })}`);
 }
 
-// The connection: a dot, its words for screen readers (and in full while it is not open).
-// "connecting" before the first socket opened (the first load: nothing was lost yet),
-// "reconnecting" once one closed.
+// The connection: a dot in the row, its words for screen readers; while it is not open, the
+// words in a banner hanging under the strip (UX.md: "a banner shows reconnecting"), whole
+// in every language and never pushing the row's other facts out. "connecting" before the
+// first socket opened (the first load: nothing was lost yet), "reconnecting" once one closed.
 export function connectionItem(state) {
   const open = state === "open";
+  const words = t(open ? "connected" : state === "connecting" ? "connecting" : "reconnecting");
   return h("span", { class: open ? "fact conn" : "fact conn conn-bad", role: "status" },
-    open ? h("span", { "aria-hidden": "true" }, "●") : `○ ${t(state === "connecting" ? "connecting" : "reconnecting")}`,
-    open ? h("span", { class: "visually-hidden" }, t("connected")) : null);
+    h("span", { "aria-hidden": "true" }, open ? "●" : "○"), " ",
+    h("span", { class: open ? "visually-hidden" : "conn-banner" }, words));
 }
 
+// A cat's forms, each with its icon (its word: `form_<form>`), and the marks a chip shows,
+// in order: [icon, the word that names it (null: the form's, already in the chip's name),
+// shown(cat)]. `lead` (the Chief) is marked only on a cat in human form.
+export const FORM_ICONS = { human: "🐈", frog: "🐸", exiled: "🚪" };
+const CAT_MARKS = [
+  ["👑", "strip_chief", (cat) => cat.lead && cat.state === "human"],
+  [FORM_ICONS.frog, null, (cat) => cat.state === "frog"],
+  [FORM_ICONS.exiled, null, (cat) => cat.state === "exiled"],
+  ["💤", "away", (cat) => cat.away],
+  ["📵", "offline", (cat) => cat.offline],
+];
+
 // One chip per cat: {name, state: "human" | "frog" | "exiled", away, offline, lead, you}.
-// `lead` (the Chief) is drawn only on a cat in human form.
 export function catChips(cats) {
-  return cats.map((cat) => {
-    const lead = cat.lead && cat.state === "human";
-    return chip({ name: cat.name, state: cat.state, offline: cat.offline, you: cat.you, words: [t("form_" + cat.state)], marks: [
-      [lead, "👑", t("strip_chief")], [cat.state === "frog", "🐸", null], [cat.state === "exiled", "🚪", null],
-      [cat.away, "💤", t("away")], [cat.offline, "📵", t("offline")]] });
-  });
+  return cats.map((cat) => chip({ name: cat.name, state: cat.state, offline: cat.offline, you: cat.you,
+    words: [t("form_" + cat.state)],
+    marks: CAT_MARKS.map(([icon, word, shown]) => [shown(cat), icon, word && t(word)]) }));
+}
+
+// How many cats are in each form, under "The cats": "🐈6 🐸3 🚪3" (a form no cat is in is
+// left out). What the chips say, in one short item of the row, when they are folded away.
+export function formsItem(cats) {
+  const counts = Object.entries(FORM_ICONS).map(([form, icon]) => [form, icon, cats.filter((cat) => cat.state === form).length])
+    .filter(([form, , n]) => form === "human" || n);
+  return h("span", { class: "fact stacked forms", role: "img",
+    "aria-label": `${t("strip_cats")}: ${counts.map(([form, , n]) => `${t("form_" + form)} ${n}`).join(", ")}` },
+  h("span", { class: "label", "aria-hidden": "true" }, t("strip_cats")),
+  h("span", { class: "value", "aria-hidden": "true" }, counts.map(([, icon, n]) => `${icon}${n}`).join(" ")));
 }
 
 // A chip for a game's own marks: {name, marks: [[shown, icon, word]], offline, you, words,
@@ -75,4 +116,43 @@ export function genericCats(v) {
   return catChips((v.players || []).map((p) => ({
     name: p.name, state: "human", away: Boolean(p.away), offline: connected[p.name] === false, you: p.name === v.you,
   })));
+}
+
+// -- the strip's key ---------------------------------------------------------------------------
+// Open or folded, on this page, whatever redraws the strip (the state is kept here, not in
+// the elements, which are drawn anew).
+const KEY_ID = "strip-key";
+let keyOpen = false;
+
+function toggleKey() {
+  keyOpen = !keyOpen;
+  // At once, on every toggle shown (the css opens the key from their aria-expanded), not at
+  // the shell's next redraw: the replay viewer redraws its strip only at a step.
+  for (const toggle of document.querySelectorAll(".key-toggle")) toggle.setAttribute("aria-expanded", String(keyOpen));
+}
+
+// The game's facts as buttons that open and fold the key: each keeps its look and its
+// accessible name, and says it opens the key (aria-controls, aria-expanded).
+export function keyToggles(items) {
+  return items.map((item) => {
+    if (!item) return item;
+    const button = h("button", { type: "button", class: `${item.getAttribute("class")} key-toggle`,
+      "aria-label": item.getAttribute("aria-label"), "aria-expanded": String(keyOpen), "aria-controls": KEY_ID,
+      onclick: toggleKey });
+    button.append(...item.childNodes);
+    return button;
+  });
+}
+
+// The key, under the cats' chips: a game's own lines (what its trackers mean), then the
+// marks a chip may carry, each with its word.
+export function stripKey(lines) {
+  const marks = [...Object.entries(FORM_ICONS).map(([form, icon]) => [icon, t("form_" + form)]),
+    ...CAT_MARKS.filter(([, word]) => word).map(([icon, word]) => [icon, t(word)])];
+  return h("div", { class: "strip-key", id: KEY_ID },
+    ...lines.filter(Boolean).map((line) => h("p", {}, line)),
+    h("p", {}, `⏱ ${t("strip_key_countdown")} · ● ${t("connected")}`),
+    h("p", { class: "marks-legend" }, ...marks.map(([icon, word]) => h("span", {}, `${icon} ${word}`))),
+    h("button", { type: "button", class: "secondary key-toggle key-close", "aria-expanded": String(keyOpen),
+      "aria-controls": KEY_ID, onclick: toggleKey }, t("close_panel")));
 }

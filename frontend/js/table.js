@@ -164,21 +164,26 @@ function render() {
 function lobby(v, shown) {
   const game = gameOf(v);
   const result = v.last_result && game ? gameParts(v.last_result) : [];
+  const seat = (s) => `${s.name}${s.name === v.host ? ` (${t("host")})` : ""}${s.connected ? "" : ` 📵 ${t("offline")}`}`;
+  const seated = t("table_seated", { n: v.seats.length });
   return [
     h("p", { class: "table-room" }, game ? `${game.icon} ${t(game.nameKey)} · ` : "",
       h("span", {}, t("lobby", { code: shown }))),
     ...result,
-    h("div", { class: "panel" }, h("h2", {}, t("table_seated", { n: v.seats.length })),
-      h("ul", { class: "seats" }, ...v.seats.map((seat) => h("li", {}, seat.name,
-        seat.name === v.host ? ` (${t("host")})` : "", seat.connected ? "" : ` 📵 ${t("offline")}`)))),
+    // Under a result, the seats in one line: the names were just revealed, and a TV cannot
+    // scroll down to a list.
+    result.length ? h("p", { class: "seated-line" }, `${seated}: ${v.seats.map(seat).join(", ")}`)
+      : h("div", { class: "panel" }, h("h2", {}, seated), h("ul", { class: "seats" }, ...v.seats.map((s) => h("li", {}, seat(s))))),
     h("p", { class: "muted" }, t("table_waiting")),
   ];
 }
 
+// A game may draw a step its own way for a TV (docs/client.md, `tableScreen`: the votes
+// fill the screen); else the step's spectator screen, as a watching phone has it.
 function gameParts(v) {
   const game = gameOf(v);
   if (!game) return [h("h2", {}, v.phase)];
-  return game.render(v, ctx);
+  return (game.tableScreen && game.tableScreen(v, ctx)) || game.render(v, ctx);
 }
 
 main();

@@ -69,8 +69,8 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
     for phone in table.phones:
         page = phone.page
         expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("win"))
-        expect(page.locator("main table tr")).to_have_count(len(NAMES))  # every role revealed
-        expect(page.locator("main ul li").first).to_contain_text("Day 1")  # the timeline
+        expect(page.locator("main .reveal-card")).to_have_count(len(NAMES))  # every role revealed
+        expect(page.locator("main ul.story li").first).to_contain_text("Day 1")  # the timeline
     # Each phone keeps the result until its player goes back to the lobby (issue 13), where
     # the host plays again.
     table.host.page.get_by_role("button", name="To the lobby").click()

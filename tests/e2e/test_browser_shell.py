@@ -84,7 +84,7 @@ def test_the_strip_is_one_row_at_360_px_with_every_cats_state(stack, phones, lan
       const row = document.querySelector("header .facts");
       return [box(row), [...row.children].map(box)];
     }""")
-    assert len(boxes) == 5, boxes  # connection, day, seals, curse, countdown
+    assert len(boxes) == 6, boxes  # connection, day, seals, curse, cats' forms, countdown
     middles = [b["y"] + b["height"] / 2 for b in boxes]
     assert max(middles) - min(middles) <= 2, boxes  # one row (a stacked tracker is taller)
     assert all(b["x"] >= 0 and b["x"] + b["width"] <= 360 for b in boxes), boxes
@@ -92,15 +92,20 @@ def test_the_strip_is_one_row_at_360_px_with_every_cats_state(stack, phones, lan
     # Every tracker is named, each name whole (issue 34: "Curse" was cut to "詛…").
     labels = page.evaluate("""() => [...document.querySelectorAll("header .facts .label")]
       .map((el) => [el.textContent, el.scrollWidth <= el.clientWidth + 1])""")
-    assert labels == [[t("strip_seals"), True], [t("strip_curse"), True]], labels
-    day = page.locator("header .fact.day")
-    expect(day).to_contain_text(t("day_of", n=6, of=6))
+    assert labels == [
+        [t(key), True] for key in ("strip_day", "strip_seals", "strip_curse", "strip_cats")
+    ], labels
+    day = page.get_by_role(
+        "button", name=f"{t('day_of', n=6, of=6)}, {t('knights_day')}", exact=True
+    )
+    expect(day).to_contain_text("6/6")
     expect(day).to_contain_text("⚠")
-    expect(page.get_by_role("img", name=f"{t('strip_curse')} 2/3")).to_be_visible()
+    expect(page.get_by_role("button", name=f"{t('strip_curse')} 2/3", exact=True)).to_be_visible()
     expect(page.locator("header .gauge-item .cells > span.on")).to_have_count(2)
     unit = re.escape(t("seconds_short", n=0)).replace("0", r"\d+")
     expect(page.locator("header .countdown")).to_have_text(re.compile(f"⏱ {unit}$"))
 
+    # The chips are folded into the strip's key (tests/e2e/test_browser_strip.py opens it).
     chips = page.locator("header ul.cats li")
     expect(chips).to_have_count(5)
     expect(chips.nth(0)).to_contain_text("👑")  # the Chief, in human form

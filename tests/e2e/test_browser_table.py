@@ -19,6 +19,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from local_stack.bot_client import BotClient
+from tests.e2e.test_browser_end_screen import REVEAL_RUNNING_JS
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 LANDSCAPE = {"width": 1280, "height": 720}
@@ -133,6 +134,8 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
         phase = main.get_attribute("data-phase")
         if phase in SHOWN and phase not in shown:
             shown.add(phase)
+            if phase == "game_over":  # the reveal's cards face up (issue 34)
+                page.wait_for_function(f"() => ({REVEAL_RUNNING_JS})() === 0", timeout=5_000)
             page.screenshot(path=SCREENS / f"table-{phase.replace('_', '-')}.png")
             if phase in ("morning", "game_over"):
                 page.set_viewport_size(PORTRAIT)

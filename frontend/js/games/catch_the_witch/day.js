@@ -4,6 +4,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { label, names, humans, choiceButtons, doneButton } from "./common.js";
 import { duck } from "./morning.js";
+import { momentStyle } from "../../moments.js";
 
 function dayNews(day) {
   if (!day) return [];
@@ -94,8 +95,27 @@ function ritual(v, me, ctx) {
   return h("div", {}, ...parts);
 }
 
+// The magic circle the members' cards went onto (UX.md: a moment, "lighting up (success) or
+// fizzling (failure)"): it plays as the result is first shown, then stays lit or dull. Its
+// moment is the day's proposal, public: every phone plays it alike, and a redraw of the step
+// does not play it again (js/moments.js).
+const CIRCLE_MS = 1600;
+const CIRCLE_SVG = '<svg viewBox="0 0 120 120" focusable="false">'
+  + '<circle class="ring" cx="60" cy="60" r="54"/><circle class="ring inner" cx="60" cy="60" r="44"/>'
+  + '<polygon class="star" points="60,16 85.9,95.6 18.2,46.4 101.8,46.4 34.1,95.6"/>'
+  + '<g class="candles"><circle cx="60" cy="6" r="4.5"/><circle cx="111.4" cy="43.3" r="4.5"/>'
+  + '<circle cx="91.7" cy="103.7" r="4.5"/><circle cx="28.3" cy="103.7" r="4.5"/><circle cx="8.6" cy="43.3" r="4.5"/></g></svg>';
+
+function magicCircle(v) {
+  const moment = momentStyle(`ritual/${v.day}/${v.today.proposals.length}`, CIRCLE_MS);
+  const result = v.today.ritual_result === "success" ? "lit" : "fizzled";
+  const circle = h("div", { class: `magic-circle ${result}${moment ? " moment" : ""}`, style: moment, "aria-hidden": "true" });
+  circle.innerHTML = CIRCLE_SVG; // static markup of our own
+  return circle;
+}
+
 function ritualResult(v, me, ctx) {
-  return h("div", {}, h("h2", {}, t("ritual_result")),
+  return h("div", {}, h("h2", {}, t("ritual_result")), magicCircle(v),
     h("p", { class: "panel" }, v.today.ritual_result === "success" ? `✨ ${t("success")}` : `💥 ${t("failure")}`),
     doneButton(v, me, ctx, "ok", t("ok")));
 }

@@ -1,11 +1,13 @@
-// The end of a game of Catch the Witch: the winner, every role revealed, and the whole
-// story day by day (issue 15): who went where, the guard, what the witches cast on whom and
-// whether it worked, the Seer's looks and the Pickpocket's peeks and thefts, every proposal
-// with its yes and no, the ritual and every exile vote. The engine's end view tells it
-// (reveal.timeline, docs/engine.md), naming cats by seat: the number in `players`.
+// The end of a game of Catch the Witch: the winner, every role revealed (cards turned over
+// one by one), the witch score and what it counts, and the whole story day by day (issue
+// 15): who went where, the guard, what the witches cast on whom and whether it worked, the
+// Seer's looks and the Pickpocket's peeks and thefts, every proposal with its yes and no,
+// the ritual and every exile vote. The engine's end view tells it (reveal.timeline,
+// docs/engine.md), naming cats by seat: the number in `players`.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { label, icon } from "./common.js";
+import { FORM_ICONS } from "../../strip.js";
 
 // A cat of the story: its role's icon, then its name (every role is known at the end).
 function storyCats(v, reveal) {
@@ -100,21 +102,58 @@ function storyDay(v, day, isLast, cat, cats) {
     h("ul", { class: "story-lines" }, ...nightPart(day, cat, cats), ...eveningPart(day, cat), ...nightVotes(day, cat, cats))));
 }
 
+// The final reveal (UX.md: a moment worth a small animation): one card per cat in seat
+// order, turning over one after another, the same on every phone and the table screen.
+// It plays once: the screen is drawn again at every view (the table screen rebuilds it), so
+// each drawing takes up the turn where the last one was, and draws the cards still once it
+// is over. Its clock starts when this page first shows the game's end, keyed by the game's
+// last step. prefers-reduced-motion: no turn at all (css).
+const REVEAL_MS = 1500; // the first card starts turning, the last one is face up
+const FLIP_MS = 500;    // one card
+const revealStarted = new Map();
+
+function flipTiming(v, count) {
+  const key = String(v.step);
+  if (!revealStarted.has(key)) revealStarted.set(key, performance.now());
+  const elapsed = performance.now() - revealStarted.get(key);
+  if (elapsed >= REVEAL_MS) return null;
+  const gap = count > 1 ? (REVEAL_MS - FLIP_MS) / (count - 1) : 0;
+  // A negative delay: a card drawn again mid-turn goes on from where it was.
+  return (seat) => `--flip-ms:${FLIP_MS}ms;--flip-delay:${Math.round(seat * gap - elapsed)}ms`;
+}
+
+function revealCards(v, reveal) {
+  const cats = (v.players || []).length ? v.players : Object.keys(reveal.roles).map((name) => ({ name, form: "human" }));
+  const timing = flipTiming(v, cats.length);
+  return h("ul", { class: "reveal" }, ...cats.map((cat, seat) => {
+    const role = reveal.roles[cat.name];
+    const form = cat.form && cat.form !== "human" ? cat.form : null;
+    return h("li", { class: timing ? "reveal-card flip" : "reveal-card", "data-form": form, style: timing ? timing(seat) : null },
+      h("span", { class: "reveal-icon", "aria-hidden": "true" }, icon("role", role)),
+      // Frogs are what the witch score counts: marked (as on the strip) so it adds up at a glance.
+      h("span", { class: "reveal-who" }, h("strong", { class: "reveal-name" }, cat.name), form ? " " : null,
+        form ? h("span", { class: "reveal-form", title: t(`form_${form}`) }, h("span", { "aria-hidden": "true" }, FORM_ICONS[form]),
+          h("span", { class: "visually-hidden" }, t(`form_${form}`))) : null),
+      h("span", { class: "reveal-role" }, t(`role_${role}`)));
+  }));
+}
+
 function gameOver(v, me, ctx) {
   const outcome = v.outcome;
   const reveal = v.reveal || { roles: {}, timeline: [] };
   const { cat, cats } = storyCats(v, reveal);
-  const rows = Object.entries(reveal.roles).map(([name, role]) =>
-    h("tr", {}, h("td", {}, name), h("td", {}, label("role", role))));
   const timeline = reveal.timeline || [];
   return h("div", {},
     h("h1", {}, t(`winner_${outcome.winner}`)),
     h("p", {}, t(`reason_${outcome.reason}`)),
-    h("p", {}, t("witch_score", { n: reveal.witch_score ?? 0 })),
-    h("table", { class: "panel" }, ...rows),
-    h("h2", {}, t("timeline")),
-    h("p", { class: "muted hint" }, t("story_hint")),
-    h("ul", { class: "story" }, ...timeline.map((day, i) => storyDay(v, day, i === timeline.length - 1, cat, cats))),
+    revealCards(v, reveal),
+    h("div", { class: "witch-score" }, h("p", {}, h("strong", {}, t("witch_score", { n: reveal.witch_score ?? 0 }))),
+      h("p", { class: "muted hint" }, t("witch_score_explained"))),
+    // The story is for reading afterwards, on a phone: a table screen has no room to scroll it.
+    h("div", { class: "story-part" },
+      h("h2", {}, t("timeline")),
+      h("p", { class: "muted hint" }, t("story_hint")),
+      h("ul", { class: "story" }, ...timeline.map((day, i) => storyDay(v, day, i === timeline.length - 1, cat, cats)))),
     // Shown from the lobby's last_result (the room is back in the lobby): each player goes
     // back when they are done looking. From a server that keeps the room at the result, the
     // host's rematch.

@@ -9,6 +9,7 @@ import { DAY_SCREENS } from "./day.js";
 import { END_SCREENS } from "./end.js";
 
 export { defaultSettings, createFields, lobbySettings, settingsSummary, afterSettings } from "./settings.js";
+export { tableScreen } from "./table_screens.js";
 
 export const key = "catch_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "game_catch_the_witch"; // its name in frontend/i18n/*.json
@@ -28,22 +29,42 @@ export function isOver(v) {
 }
 
 // The table strip's game part (js/strip.js builders): day "of N" with a mark on the Knights'
-// day, seals, the labelled curse gauge, and a chip per cat (form, Away, offline, the Chief).
+// day, seals, the labelled curse gauge, and how many cats are in each form. At twelve cats
+// their chips (form, Away, offline, the Chief) do not fit one row: they are folded away
+// with the key that says what each tracker means, opened by a tap on any of them (issue 34).
 // The role and all this cat knows: the hold bar at the bottom (secrets.js).
 export function strip(v, ctx) {
   const b = ctx.strip;
+  const days = v.days_total ?? v.knights_day;
   const knightsDay = Boolean(v.knights_day) && v.day === v.knights_day;
-  const facts = [
-    v.day ? b.dayItem(v.day, v.days_total ?? v.knights_day, { warn: knightsDay, warnLabel: t("knights_day") }) : null,
-    b.counterItem("🔏", t("strip_seals"), v.seals ?? 0, v.seals_to_win),
-    b.gaugeItem(t("strip_curse"), v.curse ?? 0, v.curse_capacity),
-  ];
+  const seals = [v.seals ?? 0, v.seals_to_win];
+  const curse = [v.curse ?? 0, v.curse_capacity];
   const connected = v.connected || {};
-  const cats = b.catChips((v.players || []).map((p) => ({
+  const cats = (v.players || []).map((p) => ({
     name: p.name, state: p.form || "human", away: Boolean(p.away), offline: connected[p.name] === false,
     lead: p.name === v.chief, you: p.name === v.you,
-  })));
-  return { facts, cats };
+  }));
+  const facts = b.keyToggles([
+    v.day ? b.dayItem(v.day, days, { warn: knightsDay, warnLabel: t("knights_day") }) : null,
+    b.counterItem("🔏", t("strip_seals"), ...seals),
+    b.gaugeItem(t("strip_curse"), ...curse, { filling: curseFilling(v) }),
+    b.formsItem(cats),
+  ]);
+  const key = b.stripKey([
+    v.day && days ? t("strip_key_day", { n: v.day, of: days }) : null,
+    t("strip_key_seals", { n: seals[0], of: seals[1] }),
+    t("strip_key_curse", { n: curse[0], of: curse[1] }),
+  ]);
+  return { facts, cats: b.catChips(cats), end: [key] };
+}
+
+// The curse gauge fills (UX.md's moment) in the step that shows a proposal rejected: the
+// rejection is what fills it (RULES §3.6), and every phone is shown that step alike. The
+// moment is that proposal's, so that a redraw of the step does not play it again.
+function curseFilling(v) {
+  const proposals = (v.today && v.today.proposals) || [];
+  const last = proposals[proposals.length - 1];
+  return v.phase === "approval_result" && last && !last.passed ? `curse/${v.day}/${proposals.length}` : null;
 }
 
 // Hook for the shell (js/app.js): how long this phone vibrates for the new view `v` after
