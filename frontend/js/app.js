@@ -125,7 +125,8 @@ function onMessage(message) {
 const STALE_CATCH_UP_MS = 1000;
 
 function catchUpAfterStaleMove() {
-  const behind = stepKey(app.view);
+  // The step of the refused move: a phone already past it has caught up.
+  const behind = connection.lastMove ? connection.lastMove.step : stepKey(app.view);
   setTimeout(() => { if (stepKey(app.view) === behind) connection.ping(); }, STALE_CATCH_UP_MS);
 }
 

@@ -5,6 +5,7 @@
 // sent count: whether API Gateway counts its own pushes against the idle limit is not
 // documented, so the phone does not rely on them.
 const HEARTBEAT_MS = 4 * 60 * 1000;
+const SAME_TAP_MS = 3000;
 const HEARTBEAT_CHECK_MS = 15 * 1000;
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 const GIVE_UP_SEAT_AFTER = 4; // refused reconnects in a row: the room or seat is gone
@@ -98,6 +99,12 @@ export class Connection {
   }
 
   send(message) {
+    // A second tap on the same control while its move is on its way (a slow network, a
+    // redraw under the finger) is the same move: one frame, not two (issue 34: a phone that
+    // sent two frames where others send one stood out on the Wi-Fi).
+    const last = this.lastMove;
+    if (last && last.step === this.step() && Date.now() - last.at < SAME_TAP_MS
+        && JSON.stringify(last.message) === JSON.stringify(message)) return;
     this.lastMove = { message, step: this.step(), at: Date.now(), retried: false };
     this.transmit(message);
   }

@@ -190,10 +190,11 @@ class FrameLog:
                 self.step = step
                 self.order.append(step)
         if message.get("type") == "error" and message.get("code") == "stale_move":
-            # A move that reached the room after its step's timer ended, refused: lateness is
-            # the player's, whatever the role (a witch's spell too), at a public moment, the
-            # timer's end. Kept apart from the comparison, with the step of the move.
+            # A move that reached the room after its step ended (its timer), refused: its
+            # answer, as an acknowledgement would be, filed with the move. Lateness is the
+            # player's, whatever the role (a witch's spell too); listed for the report.
             self.late.append(self.last_move)
+            self._file(self.received, payload, self.last_move)
             return
         self._file(self.received, payload)
 
