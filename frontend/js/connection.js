@@ -102,8 +102,10 @@ export class Connection {
     // A second tap on the same control while its move is on its way (a slow network, a
     // redraw under the finger) is the same move: one frame, not two (issue 34: a phone that
     // sent two frames where others send one stood out on the Wi-Fi).
+    // Game moves only (they name their step): a room action asked again is a new ask (the
+    // replay, watched after it was saved).
     const last = this.lastMove;
-    if (last && last.step === this.step() && Date.now() - last.at < SAME_TAP_MS
+    if ("step" in message && last && last.step === this.step() && Date.now() - last.at < SAME_TAP_MS
         && JSON.stringify(last.message) === JSON.stringify(message)) return;
     this.lastMove = { message, step: this.step(), at: Date.now(), retried: false };
     this.transmit(message);
