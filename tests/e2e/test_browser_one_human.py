@@ -59,10 +59,10 @@ def _say(text: str, **params: str) -> str:
     return text
 
 
-def _a_room_where_the_human_is_a_witch(stack, phones, language: str):
-    """Creates rooms (30 s discussions; the four bots join each) with a role set of two
-    witches until the human is dealt a witch. The page in role check, the room code, and
-    what the home screen and the lobby showed."""
+def _a_room_where_the_human_is_a_witch(stack, phones, language: str, bot_level: str = "sharp"):
+    """Creates rooms (30 s discussions; the four bots join each; the lobby's Bots setting
+    ``bot_level``) with a role set of two witches until the human is dealt a witch. The
+    page in role check, the room code, and what the home screen and the lobby showed."""
     say = strings(language)
     for _ in range(DEALS):
         page = phones(LOCALES[language])
@@ -80,6 +80,8 @@ def _a_room_where_the_human_is_a_witch(stack, phones, language: str):
         expect(page.locator("output", has_text="2").first).to_be_visible()
         # The 5-cat table (RULES §2.1) has a Villager to give up for the second witch.
         page.get_by_role("button", name=_say(say["remove_role"], role=say["role_villager"])).click()
+        if bot_level != "sharp":
+            page.get_by_label(say["bot_level"]).select_option(say[f"bot_level_{bot_level}"])
         expect(page.locator("#start")).to_be_enabled()
         lobby = page.evaluate(SEEN_TEXT_JS)
         page.locator("#start").click()
@@ -213,8 +215,13 @@ def test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two(half_speed_sta
     name, a name marked 📍 at her place), none by a test-only selector; then her notes,
     one hold away, say what her spell did."""
     say = strings("en")
+    out_before_day_two: list[str] = []  # how each game she did not reach day 2 in ended for her
     for _ in range(DAY_TWO_TRIES):
-        page, _, _ = _a_room_where_the_human_is_a_witch(half_speed_stack, phones, "en")
+        # The gentle bots (issue 34's table for learners) exile a witch on day 1 about half
+        # as often (docs/balance.md): a CI run once lost her on day 1 in six sharp games.
+        page, _, _ = _a_room_where_the_human_is_a_witch(
+            half_speed_stack, phones, "en", bot_level="gentle"
+        )
         table: UiTable = table_of([page], seed=21)
         zoe = table.phones[0]
         cast: list[str] = []
@@ -237,9 +244,15 @@ def test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two(half_speed_sta
         table.play(until=settled, timeout=240)
         if cast:
             break
+        out_before_day_two.append(
+            f"{zoe.phase}, {'a spectator' if zoe.screen()['spectator'] else 'playing'}: "
+            + page.locator("header").inner_text().replace("\n", " ")
+        )
         page.context.close()
     else:
-        pytest.fail(f"the witch was out before day 2 in {DAY_TWO_TRIES} games")
+        pytest.fail(
+            f"the witch was out before day 2 in {DAY_TWO_TRIES} games: {out_before_day_two}"
+        )
     screenshot(zoe, ARTIFACTS, "witch-by-the-words-after")
     if zoe.phase == "game_over":  # her Frog won the game: the story's last day tells it
         told = page.locator("main li").all_inner_texts()

@@ -13,13 +13,14 @@ export function defaultSettings() {
   return { discussion_limit: 120, roles: null, reveal_role_on_exile: false, bot_level: "sharp" };
 }
 
-// The discussion limit, the bots' level and the reveal option. `onChange` gets the new settings at once.
+// The discussion limit, the bots' level and the reveal option. `onChange` gets the changed
+// field alone ({bot_level: "gentle"}): the caller knows what it builds on.
 function settingsFields(settings, onChange) {
-  const limit = h("select", { id: "limit", onchange: () => onChange({ ...settings, discussion_limit: limit.value ? Number(limit.value) : null }) },
+  const limit = h("select", { id: "limit", onchange: () => onChange({ discussion_limit: limit.value ? Number(limit.value) : null }) },
     ...LIMITS.map((n) => h("option", { value: n ?? "", selected: n === settings.discussion_limit }, n ? t("seconds", { n }) : t("limit_off"))));
   const reveal = h("input", { type: "checkbox", id: "reveal", checked: settings.reveal_role_on_exile,
-    onchange: () => onChange({ ...settings, reveal_role_on_exile: reveal.checked }) });
-  const level = h("select", { id: "bot-level", onchange: () => onChange({ ...settings, bot_level: level.value }) },
+    onchange: () => onChange({ reveal_role_on_exile: reveal.checked }) });
+  const level = h("select", { id: "bot-level", onchange: () => onChange({ bot_level: level.value }) },
     ...BOT_LEVELS.map((l) => h("option", { value: l, selected: l === (settings.bot_level || "sharp") }, t(`bot_level_${l}`))));
   return [h("label", { for: "limit" }, t("discussion_limit")), limit,
     h("label", { for: "bot-level" }, t("bot_level")), level,
@@ -28,7 +29,8 @@ function settingsFields(settings, onChange) {
 
 // The create form's part: the role set is chosen in the lobby, once the table is known.
 export function createFields(settings, onChange) {
-  return [...settingsFields(settings, onChange), h("p", { class: "muted" }, t("roles_in_lobby"))];
+  return [...settingsFields(settings, (changed) => onChange({ ...settings, ...changed })),
+    h("p", { class: "muted" }, t("roles_in_lobby"))];
 }
 
 // Lobby settings go one message at a time. Two in flight may be handled by two Lambdas
@@ -37,18 +39,19 @@ export function createFields(settings, onChange) {
 // and each tap builds on the last set tapped, not on a view that predates it. Start waits
 // the same way: tapped just after a role change, it would otherwise reach the server first
 // and start with (or be refused for) a set the host no longer sees.
-let inFlight = null; // { roles, at }: sent, not yet shown by a view
+let inFlight = null; // { settings, at }: sent, not yet shown by a view
 let queued = null; // { ctx, settings }: to send once it is
 let startQueued = null; // () => void: Start, tapped while settings were on their way
 const SENT_MS = 3000;
-const sameRoles = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+// Whether a view's settings show every field of the ones sent (the view may name more).
+const shows = (viewed, sent) => Object.keys(sent).every((key) => JSON.stringify(viewed[key] ?? null) === JSON.stringify(sent[key] ?? null));
 
 function sendSettings(ctx, settings) {
   if (inFlight && Date.now() - inFlight.at < SENT_MS) {
     queued = { ctx, settings };
     return;
   }
-  inFlight = { roles: settings.roles, at: Date.now() };
+  inFlight = { settings, at: Date.now() };
   queued = null;
   ctx.send("settings", { settings });
   setTimeout(settled, SENT_MS);
@@ -71,30 +74,33 @@ export function afterSettings(start) {
   else start();
 }
 
-// The role set to show and build on: the last tapped, else the view's.
-function rolesShown(v) {
-  if (inFlight && (sameRoles(v.settings.roles, inFlight.roles) || Date.now() - inFlight.at >= SENT_MS)) {
+// The settings to show and build on: the last tapped, else the view's. Every tap builds on
+// them, whichever field it changes: a Bots level chosen just after a role was removed, before
+// the view showed the removal, must not bring the role back.
+function settingsShown(v) {
+  if (inFlight && (shows(v.settings, inFlight.settings) || Date.now() - inFlight.at >= SENT_MS)) {
     inFlight = null;
     settled();
   }
-  if (queued) return queued.settings.roles;
-  return inFlight ? inFlight.roles : v.settings.roles;
+  if (queued) return queued.settings;
+  return inFlight ? inFlight.settings : v.settings;
 }
 
 // The host's lobby settings: every change is sent at once (one at a time, above), and the
 // server's answer (the lobby view's start_problem) validates a custom role set live.
 export function lobbySettings(v, ctx) {
-  const roles = rolesShown(v);
-  const settings = { ...v.settings, roles }; // with the set last tapped, not a stale one
-  const save = (changed) => sendSettings(ctx, changed);
+  const settings = settingsShown(v); // the ones last tapped, not a view's that predates them
+  const roles = settings.roles;
+  // A tap lands on what was tapped up to then (taps don't redraw until a view comes back).
+  const save = (changed) => sendSettings(ctx, { ...settingsShown(v), ...changed });
   const counts = Object.fromEntries(ROLES.map((r) => [r, (roles || []).filter((x) => x === r).length]));
   const setCount = (role, by) => {
     counts[role] = Math.max(0, counts[role] + by);
-    save({ ...settings, roles: ROLES.flatMap((r) => Array(counts[r]).fill(r)) });
+    save({ roles: ROLES.flatMap((r) => Array(counts[r]).fill(r)) });
   };
   const mode = (custom) => h("button", { class: custom === Boolean(roles) ? "" : "secondary", "aria-pressed": String(custom === Boolean(roles)),
     disabled: custom && !v.default_roles && !roles,
-    onclick: () => save({ ...settings, roles: custom ? (roles || v.default_roles) : null }) },
+    onclick: () => save({ roles: custom ? (roles || v.default_roles) : null }) },
   t(custom ? "roles_custom" : "roles_default"));
   const editor = roles ? h("ul", { class: "roles" }, ...ROLES.map((role) => h("li", {},
     h("span", { class: "name" }, label("role", role)),
