@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: dev demo test check lint test-engine test-service test-integration test-e2e property soak bench balance scenarios name-tables screens package package-code \
-	deploy destroy clean
+	deploy destroy smoke clean
 
 # The runtime dependencies are pinned in functions/requirements.txt: the venv installs
 # them as constraints, so the tests run the versions the Lambda package ships.
@@ -134,23 +134,39 @@ build-ConnectFunction build-DisconnectFunction build-MessageFunction build-Timer
 	cp -r $(PACKAGE_DIR)/. $(ARTIFACTS_DIR)/
 	rm -f $(ARTIFACTS_DIR)/.built
 
-## deploy: build, deploy the stack, publish frontend/ (docs/deploy.md). Needs AWS credentials.
-## STACK=catch-the-witch REGION=eu-west-1 ALARM_EMAIL=you@example.com PARAMS="TimerConcurrency=0"
+## deploy: build, check the account (preflight), deploy the stack, publish frontend/, then
+## play a smoke game against it (docs/deploy.md). Needs AWS credentials.
+## STACK=catch-the-witch REGION=eu-west-1 ALARM_EMAIL=you@example.com PARAMS="LogRetentionDays=30"
 STACK       ?= catch-the-witch
-REGION      ?= $(or $(AWS_REGION),$(AWS_DEFAULT_REGION),eu-west-1)
+# REGION, else AWS_REGION, else AWS_DEFAULT_REGION, else the AWS profile's region
+# (~/.aws/config), else eu-west-1. The profile is read once, and only by a recipe that
+# needs the region (after $(STAMP) has made the venv).
+REGION      ?= $(or $(AWS_REGION),$(AWS_DEFAULT_REGION),$(PROFILE_REGION))
+PROFILE_REGION = $(eval PROFILE_REGION := $$(shell $(BIN)/python -m deploy region 2>/dev/null || echo eu-west-1))$(PROFILE_REGION)
 ALARM_EMAIL ?=
 PARAMS      ?=
 OVERRIDES   := $(strip $(if $(ALARM_EMAIL),AlarmEmail=$(ALARM_EMAIL)) $(PARAMS))
 SAM         := SAM_CLI_TELEMETRY=0 $(BIN)/sam
+STACK_ARGS   = --stack $(STACK) --region $(REGION)
+# The preflight (deploy/preflight.py) prints the parameter overrides it chose for the
+# account on stdout, and why on stderr; it stops the deploy (exit 1) with the command to
+# run instead. Artifacts go under the stack's own prefix, which make destroy deletes.
 deploy: $(STAMP)
 	$(SAM) build
-	$(SAM) deploy --stack-name $(STACK) --region $(REGION) $(if $(OVERRIDES),--parameter-overrides $(OVERRIDES))
-	$(BIN)/python -m deploy publish --stack $(STACK) --region $(REGION)
+	overrides="$$($(BIN)/python -m deploy preflight $(STACK_ARGS) --parameter-overrides '$(OVERRIDES)')" && \
+	$(SAM) deploy --stack-name $(STACK) --region $(REGION) --s3-prefix $(STACK) --parameter-overrides $$overrides
+	$(BIN)/python -m deploy publish $(STACK_ARGS)
+	$(BIN)/python -m deploy.smoke $(STACK_ARGS)
 
-## destroy: empty the phone client's bucket, then delete the stack and everything in it
+## smoke: bot phones play a whole game of each game against the deployed stack, and the
+## page's security headers are checked (deploy/smoke.py); make deploy ends with it
+smoke: $(STAMP)
+	$(BIN)/python -m deploy.smoke $(STACK_ARGS)
+
+## destroy: delete the stack in whatever state it is (failed, half-deleted, without
+## outputs, already gone), with its bucket's files and its uploaded artifacts
 destroy: $(STAMP)
-	$(BIN)/python -m deploy empty-bucket --stack $(STACK) --region $(REGION)
-	$(SAM) delete --stack-name $(STACK) --region $(REGION) --no-prompts
+	$(BIN)/python -m deploy destroy $(STACK_ARGS)
 
 clean:
 	rm -rf $(VENV) build .aws-sam .pytest_cache .ruff_cache .coverage .hypothesis

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -144,20 +145,47 @@ def test_sam_build_builds_every_function_from_the_makefile(tmp_path):
         assert not {"tests", "frontend", ".venv", "events", "template.yaml"} & shipped
 
 
-def test_make_deploy_builds_deploys_and_publishes_in_that_order():
-    dry = subprocess.run(["make", "-n", "deploy", "STACK=witch-test", "REGION=eu-central-1",
-                          "ALARM_EMAIL=ops@example.com"], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout  # fmt: skip
-    steps = ["sam build", "sam deploy --stack-name witch-test --region eu-central-1 "
-             "--parameter-overrides AlarmEmail=ops@example.com",
-             "-m deploy publish --stack witch-test --region eu-central-1"]  # fmt: skip
+def _dry_run(*args: str, **env: str | None) -> str:
+    """`make -n` with ``env`` changed (None: unset)."""
+    changed = {**os.environ, **env}
+    environment = {name: value for name, value in changed.items() if value is not None}
+    return subprocess.run(["make", "-n", *args], cwd=ROOT, check=True, capture_output=True,
+                          text=True, env=environment).stdout  # fmt: skip
+
+
+def test_make_deploy_builds_checks_deploys_publishes_and_plays_in_that_order():
+    dry = _dry_run(
+        "deploy", "STACK=witch-test", "REGION=eu-central-1", "ALARM_EMAIL=ops@example.com"
+    )
+    stack = "--stack witch-test --region eu-central-1"
+    steps = ["sam build",
+             f"-m deploy preflight {stack} --parameter-overrides 'AlarmEmail=ops@example.com'",
+             "sam deploy --stack-name witch-test --region eu-central-1 --s3-prefix witch-test "
+             "--parameter-overrides $overrides",
+             f"-m deploy publish {stack}", f"-m deploy.smoke {stack}"]  # fmt: skip
     positions = [dry.index(step) for step in steps]
     assert positions == sorted(positions)
-    destroy = subprocess.run(["make", "-n", "destroy", "STACK=witch-test"], cwd=ROOT, check=True,
-                             capture_output=True, text=True).stdout  # fmt: skip
-    assert destroy.index("-m deploy empty-bucket --stack witch-test") < destroy.index(
-        "sam delete --stack-name witch-test"
+    # sam deploy gets the preflight's choices, and never runs when the preflight refused
+    assert re.search(
+        r'overrides="\$\([^)]*-m deploy preflight[^)]*\)" && \\\n[^\n]*sam deploy', dry
     )
+    assert _dry_run("smoke", "STACK=witch-test", "REGION=eu-central-1").strip().endswith(
+        f"-m deploy.smoke {stack}")  # fmt: skip
+    destroy = _dry_run("destroy", "STACK=witch-test", "REGION=eu-central-1")
+    assert f"-m deploy destroy {stack}" in destroy and "sam delete" not in destroy
+    phony = (ROOT / "Makefile").read_text().split(".PHONY:", 1)[1].split("\n\n", 1)[0]
+    assert {"deploy", "destroy", "smoke"} <= set(phony.replace("\\", " ").split())
+
+
+def test_the_region_is_the_operators_unless_one_is_given(tmp_path):
+    """REGION, else AWS_REGION, else AWS_DEFAULT_REGION, else the AWS profile's region."""
+    config = tmp_path / "config"
+    config.write_text("[profile player]\nregion = ap-southeast-1\n")
+    profile = {"AWS_CONFIG_FILE": str(config), "AWS_PROFILE": "player", "AWS_REGION": None,
+               "AWS_DEFAULT_REGION": None}  # fmt: skip
+    assert "--region ap-southeast-1" in _dry_run("destroy", **profile)
+    assert "--region us-east-2" in _dry_run("destroy", **{**profile, "AWS_REGION": "us-east-2"})
+    assert "--region eu-north-1" in _dry_run("destroy", "REGION=eu-north-1", **profile)
 
 
 def _default(template: dict, value):
@@ -210,32 +238,77 @@ def test_connect_is_throttled_tighter_than_messages_but_lets_every_phone_reconne
     assert template["Parameters"]["ConnectThrottlingBurstLimit"]["MaxValue"] <= 5_000
 
 
-def test_route_changes_are_deployed_and_the_stage_logs_access(template):
+def test_route_changes_are_deployed_and_the_stage_logs_access_where_the_account_allows(template):
+    """Access logs need the role API Gateway's account settings name: the stack never sets
+    that account-wide setting (the preflight does, deploy/preflight.py), and without a role
+    (ApiGatewayLogsRole=none, the default for a bare sam deploy) the stage has no logs."""
     assert not of_type(template, "AWS::ApiGatewayV2::Deployment")  # would never redeploy
     (stage,) = of_type(template, "AWS::ApiGatewayV2::Stage").values()
     assert stage["Properties"]["AutoDeploy"] is True
     assert set(stage["DependsOn"]) == set(of_type(template, "AWS::ApiGatewayV2::Route"))
-    logs = stage["Properties"]["AccessLogSettings"]
+    condition, logs, otherwise = stage["Properties"]["AccessLogSettings"]["Fn::If"]
+    assert otherwise == {"Ref": "AWS::NoValue"}
+    assert template["Conditions"][condition] == {"Fn::Equals": [{"Ref": "ApiGatewayLogsRole"},
+                                                               "existing"]}  # fmt: skip
+    assert template["Resources"]["ApiAccessLogs"]["Condition"] == condition
     assert logs["DestinationArn"]["Fn::Sub"].endswith("log-group:${ApiAccessLogs}")  # no ":*"
     assert json.loads(logs["Format"])["requestId"] == "$context.requestId"
+    parameter = template["Parameters"]["ApiGatewayLogsRole"]
+    assert parameter["AllowedValues"] == ["existing", "none"] and parameter["Default"] == "none"
+    assert not of_type(template, "AWS::ApiGateway::Account")  # never replaces the account's role
 
 
-def test_every_function_logs_with_a_retention_and_traces_nothing(template):
+def _transformed(template: dict, monkeypatch) -> dict:
+    """The template as CloudFormation gets it after SAM's transform (samtranslator, as `sam
+    deploy` runs it; offline: the code's S3 location is a placeholder)."""
+    from samtranslator.translator.transform import transform
+
+    class NoManagedPolicyNames:  # the template names its policies by ARN or !Ref only
+        def load(self):
+            raise AssertionError("a policy named by name needs IAM to resolve it")
+
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-west-1")  # the transform asks boto3 for one
+    sam = json.loads(json.dumps(template, default=str))
+    sam["Globals"]["Function"]["CodeUri"] = "s3://bucket/package.zip"
+    return transform(sam, {}, NoManagedPolicyNames())
+
+
+def test_every_function_logs_with_a_retention_and_traces_nothing(template, monkeypatch):
+    """No X-Ray: SAM attaches its write policy to a function's role for any Tracing value
+    but Disabled, PassThrough included (issue 37); without the property Lambda passes
+    traces through and no role gets the policy."""
     groups = of_type(template, "AWS::Logs::LogGroup")
     named = {g["Properties"].get("LogGroupName", {}).get("Fn::Sub") for g in groups.values()}
     for function in of_type(template, "AWS::Serverless::Function"):
         assert "/aws/lambda/${" + function + "}" in named
     assert all("RetentionInDays" in g["Properties"] for g in groups.values())
-    assert template["Globals"]["Function"]["Tracing"] == "PassThrough"
+    functions = of_type(template, "AWS::Serverless::Function").values()
+    assert "Tracing" not in template["Globals"]["Function"]
+    assert not [f for f in functions if "Tracing" in f["Properties"]]
+    roles = of_type(_transformed(template, monkeypatch), "AWS::IAM::Role")
+    assert {f"{name}Role" for name in of_type(template, "AWS::Serverless::Function")} <= set(roles)
+    attached = json.dumps([role["Properties"].get("ManagedPolicyArns") for role in roles.values()])
+    assert "AWSLambdaBasicExecutionRole" in attached and "xray" not in attached.lower()
 
 
-def test_the_timer_function_has_reserved_concurrency_and_no_more_pollers(template):
+def test_the_timer_function_reserves_only_what_the_account_allows(template, monkeypatch):
+    """Issue 37: 0 by default (a new account's Lambda quota can be 10, and 100 must stay
+    unreserved; the preflight raises it where the account allows), and 1 refused before
+    any resource is made: the SQS event source's MaximumConcurrency takes 2 to 1000."""
     timer = template["Resources"]["TimerFunction"]["Properties"]
     reserved = timer["ReservedConcurrentExecutions"]["Fn::If"]
     assert reserved[1] == {"Ref": "TimerConcurrency"}
     scaling = timer["Events"]["Timers"]["Properties"]["ScalingConfig"]["Fn::If"]
     assert scaling[0] == reserved[0] and scaling[1] == {"MaximumConcurrency": reserved[1]}
-    assert template["Parameters"]["TimerConcurrency"]["Default"] >= 2
+    assert template["Conditions"][reserved[0]] == {
+        "Fn::Not": [{"Fn::Equals": [{"Ref": "TimerConcurrency"}, 0]}]}  # fmt: skip
+    parameter = template["Parameters"]["TimerConcurrency"]
+    assert (parameter["Default"], parameter["MinValue"], parameter["MaxValue"]) == (0, 0, 1000)
+    (rule,) = template["Rules"].values()
+    (assertion,) = rule["Assertions"]
+    assert "RuleCondition" not in rule
+    assert assertion["Assert"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "TimerConcurrency"}, "1"]}]}
+    assert _transformed(template, monkeypatch)["Rules"] == template["Rules"]  # SAM keeps it
 
 
 def test_data_is_encrypted_with_aws_owned_keys(template):
@@ -250,7 +323,128 @@ def test_every_alarm_notifies_the_alarm_topic(template):
     watched = json.dumps(alarms)
     for metric in ("ApproximateNumberOfMessagesVisible", "Errors", "Throttles",
                    "IntegrationError", "ExecutionError", "ClientError",
-                   "ReadThrottleEvents", "WriteThrottleEvents"):  # fmt: skip
+                   "ReadThrottleEvents", "WriteThrottleEvents", "ConnectRefused",
+                   "RateLimited", "AddressLimited"):  # fmt: skip
         assert f'"{metric}"' in watched, metric
     for name, alarm in alarms.items():
         assert alarm["Properties"]["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
+
+
+def _queries(alarm: dict) -> dict[str, dict]:
+    return {query["Id"]: query for query in alarm["Properties"]["Metrics"]}
+
+
+def _game_metrics(template: dict) -> dict[str, dict]:
+    """Every metric the alarms read from the functions' own namespace, by metric name."""
+    return {
+        query["MetricStat"]["Metric"]["MetricName"]: query["MetricStat"]["Metric"]
+        for alarm in of_type(template, "AWS::CloudWatch::Alarm").values()
+        for query in alarm["Properties"].get("Metrics", [])
+        if "MetricStat" in query
+        and not str(query["MetricStat"]["Metric"]["Namespace"]).startswith("AWS/")
+    }
+
+
+def test_the_alarms_read_the_metrics_the_functions_count_in_their_stacks_namespace(template):
+    """Powertools gives every game metric the one dimension service=<SERVICE>: two stacks
+    of one account and region would count each other's refusals if their namespace were
+    shared, so it carries the stack's name; and each metric an alarm reads is one the
+    functions count (a misspelt name would alarm on nothing)."""
+    from functions.room_service.entrypoints.lambda_app import SERVICE
+
+    functions = of_type(template, "AWS::Serverless::Function")
+    namespaces = {json.dumps(f["Properties"]["Environment"]["Variables"]["POWERTOOLS_METRICS_NAMESPACE"])
+                  for f in functions.values()}  # fmt: skip
+    assert len(namespaces) == 1
+    (namespace,) = namespaces
+    assert "${AWS::StackName}" in namespace
+    assert "POWERTOOLS_METRICS_NAMESPACE" not in template["Globals"]["Function"]["Environment"][
+        "Variables"]  # fmt: skip
+    code = "".join(p.read_text() for p in (ROOT / "functions").rglob("*.py"))
+    for name, metric in _game_metrics(template).items():
+        assert json.dumps(metric["Namespace"]) == namespace, name
+        assert metric["Dimensions"] == [{"Name": "service", "Value": SERVICE}], name
+        assert f'"{name}"' in code, f"no function counts {name}"
+
+
+def test_refused_connects_are_not_server_errors_and_limits_have_their_own_alarm(template):
+    """Issue 37: API Gateway counts every 4XX/5XX answer of the $connect function as an
+    IntegrationError, refusals included; the functions count those as ConnectRefused, taken
+    out again (clamped at 0). Players refused by the game's limits alarm on their own."""
+    errors = _queries(template["Resources"]["ApiServerErrorsAlarm"])
+    returned = [q for q in errors.values() if q.get("ReturnData", True)]
+    assert [q["Id"] for q in returned] == ["failures"]
+    assert errors["failures"]["Expression"] == "IF(unrefused > 0, unrefused, 0) + execution"
+    assert errors["unrefused"]["Expression"] == "integration - refused"
+    metric = {id_: q["MetricStat"]["Metric"]["MetricName"] for id_, q in errors.items()
+              if "MetricStat" in q}  # fmt: skip
+    assert metric == {"integration": "IntegrationError", "execution": "ExecutionError",
+                      "refused": "ConnectRefused"}  # fmt: skip
+
+    limits = template["Resources"]["PlayersLimitedAlarm"]["Properties"]
+    queries = _queries(template["Resources"]["PlayersLimitedAlarm"])
+    limited = {id_ for id_, q in queries.items() if "MetricStat" in q}
+    assert limited and all(id_.startswith("limited") for id_ in limited)
+    assert set(queries["refusals"]["Expression"].split(" + ")) == limited  # each one, once
+    # every limit the functions count a refusal of ("…Limited", functions/room_service/
+    # service/admission.py), and nothing else
+    code = "".join(path.read_text() for path in (ROOT / "functions").rglob("*.py"))
+    assert {queries[id_]["MetricStat"]["Metric"]["MetricName"] for id_ in limited} == set(
+        re.findall(r'"(\w+Limited)"', code))  # fmt: skip
+    assert (limits["Threshold"], limits["ComparisonOperator"]) == (
+        300,
+        "GreaterThanOrEqualToThreshold",
+    )
+    assert limits["TreatMissingData"] == "notBreaching"
+    for alarm in of_type(template, "AWS::CloudWatch::Alarm").values():
+        assert len(alarm["Properties"].get("Metrics", [])) <= 10  # CloudWatch's limit per alarm
+
+
+#: The response headers every page of the site carries (issue 37); the local server reads
+#: the same policy (local_stack/template.py).
+FRONTEND_HEADERS = {
+    "FrameOptions": {"FrameOption": "DENY", "Override": True},
+    "ContentTypeOptions": {"Override": True},
+    "StrictTransportSecurity": {"AccessControlMaxAgeSec": 63072000, "IncludeSubdomains": False,
+                                "Preload": False, "Override": True},
+    "ReferrerPolicy": {"ReferrerPolicy": "no-referrer", "Override": True},
+}  # fmt: skip
+
+
+def test_the_site_is_served_with_its_security_headers(template):
+    (distribution,) = of_type(template, "AWS::CloudFront::Distribution").values()
+    config = distribution["Properties"]["DistributionConfig"]
+    behaviour = config["DefaultCacheBehavior"]
+    assert behaviour["ResponseHeadersPolicyId"] == {"Ref": "FrontendHeadersPolicy"}
+    policy = template["Resources"]["FrontendHeadersPolicy"]
+    assert policy["Type"] == "AWS::CloudFront::ResponseHeadersPolicy"
+    headers = policy["Properties"]["ResponseHeadersPolicyConfig"]
+    assert headers["Name"] == {"Fn::Sub": "${AWS::StackName}-frontend-headers"}
+    security = dict(headers["SecurityHeadersConfig"])
+    csp = security.pop("ContentSecurityPolicy")
+    assert security == FRONTEND_HEADERS
+    assert csp["Override"] is True
+    directives = dict(
+        d.strip().split(" ", 1) for d in csp["ContentSecurityPolicy"]["Fn::Sub"].split(";")
+    )
+    assert directives["script-src"] == "'self'" and directives["default-src"] == "'self'"
+    assert directives["frame-ancestors"] == "'none'" and directives["object-src"] == "'none'"
+    assert directives["connect-src"] == (
+        "'self' wss://${WebSocketApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"
+    )
+    # Asian edges for the client's Thai and Traditional Chinese (PriceClass_100 has none).
+    assert config["PriceClass"] in ("PriceClass_200", "PriceClass_All")
+
+
+def test_only_the_site_may_open_a_websocket_and_no_url_names_a_fixed_domain(template):
+    """$connect refuses other origins (functions/connect.py): the site's own is the
+    distribution's domain. URLs take ${AWS::URLSuffix} (amazonaws.com.cn in China); service
+    principals keep their one name."""
+    connect = template["Resources"]["ConnectFunction"]["Properties"]["Environment"]["Variables"]
+    assert connect["ALLOWED_ORIGINS"] == {"Fn::Sub": "https://${FrontendDistribution.DomainName}"}
+    text = json.dumps(template)  # its values, not its comments
+    hosts = re.findall(r"[\w.${}:-]*amazonaws\.com[\w./${}-]*", text)
+    assert hosts and all(
+        re.fullmatch(r"(apigateway|cloudfront)\.amazonaws\.com", h) for h in hosts
+    ), hosts
+    assert "${AWS::URLSuffix}" in json.dumps(template["Outputs"]["WebSocketUrl"])
