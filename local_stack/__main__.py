@@ -7,22 +7,10 @@ import argparse
 import asyncio
 import os
 import signal
-import socket
 
 from functions.room_service.adapters.clock import TimeScaleRefused, parse_time_scale
 
-from .stack import LocalStack, Options
-
-
-def lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 1))
-            address = probe.getsockname()[0]
-        except OSError:
-            return None
-    return None if address.startswith("127.") else address
+from .stack import WILDCARD_HOSTS, LocalStack, Options, lan_address
 
 
 def _seconds_range(text: str) -> tuple[float, float]:
@@ -69,7 +57,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def banner(stack: LocalStack, qr: bool) -> str:
     host = stack.options.host
-    lan = lan_address() if host in ("0.0.0.0", "", "::") else host
+    lan = lan_address() if host in WILDCARD_HOSTS else host
     local = f"http://127.0.0.1:{stack.port}/"
     lines = ["", "Catch the Witch is running.", f"  On this computer:  {local}"]
     phone_url = f"http://{lan}:{stack.port}/" if lan and not lan.startswith("127.") else None

@@ -12,7 +12,10 @@
   pause timers.
 - Limits that shape real bugs: a frame over 32 KB closes with 1009; 10 minutes without
   a frame from the client, or 2 hours in all, close with 1001.
-- ``/`` serves frontend/ and ``/config.json`` tells it where the WebSocket is.
+- ``/`` serves frontend/ and ``/config.json`` tells it where the WebSocket is, every
+  response with the browser security headers of the template's CloudFront response
+  headers policy (HSTS aside: this is plain http), the Content-Security-Policy naming
+  this gateway's WebSocket origin (as the phone reached it) instead of the API's.
 - A fault to inject (``throttle``): the next N client frames (pings aside) are dropped and
   answered as API Gateway answers a throttled frame.
 """
@@ -21,6 +24,7 @@ import asyncio
 import base64
 import ipaddress
 import json
+import re
 import secrets
 import sys
 import time
@@ -35,7 +39,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from events.generate import websocket_event
 
 from .lambdas import Invocation, LocalLambdas
-from .template import Function
+from .template import FrontendHeaders, Function
 
 FRAME_LIMIT = 32 * 1024  # API Gateway WebSocket frame size
 POST_LIMIT = 128 * 1024  # management API message size
@@ -43,6 +47,14 @@ IDLE_TIMEOUT = 10 * 60
 MAX_CONNECTION = 2 * 3600
 GOING_AWAY = 1001
 API_ID = "local"
+#: A Host header that is a host and maybe a port, nothing else: only such a one is written
+#: into the Content-Security-Policy (any other would add to the policy what it likes).
+HOST_HEADER = re.compile(
+    r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?"
+)
+#: Browsers ignore Strict-Transport-Security over plain http (RFC 6797 §8.1), and this
+#: server has no https to pin: the one header of the policy it leaves out.
+HTTPS_ONLY_HEADERS = {"strict-transport-security"}
 
 
 @dataclass
@@ -97,7 +109,8 @@ class Gateway:
     def __init__(self, routes: dict[str, Function], route_selection: str, lambdas: LocalLambdas,
                  *, stage: str, frontend: Path, idle_timeout: float = IDLE_TIMEOUT,
                  max_connection: float = MAX_CONNECTION, frame_limit: int = FRAME_LIMIT,
-                 clock: dict[str, float] | None = None):  # fmt: skip
+                 clock: dict[str, float] | None = None,
+                 frontend_headers: FrontendHeaders | None = None):  # fmt: skip
         if not route_selection.startswith("$request.body."):
             raise ValueError(f"unsupported RouteSelectionExpression {route_selection!r}")
         self.routes = routes
@@ -110,6 +123,8 @@ class Gateway:
         self.frame_limit = frame_limit
         #: A faster game clock's scale and origin for /config.json (empty: the wall clock).
         self.clock = clock or {}
+        #: What CloudFront adds to every response of the site (None: no headers).
+        self.frontend_headers = frontend_headers
         self.connections: dict[str, LocalConnection] = {}
         self.stats = GatewayStats()
         #: Called with every message posted to a connection (the bot seating watches them).
@@ -133,6 +148,22 @@ class Gateway:
         return any(path.startswith((management, "/local/")) or path == "/local"
                    for path in patterns)  # fmt: skip
 
+    def serves_site(self, request: web.Request) -> bool:
+        """The client's pages, files and /config.json: what CloudFront serves when deployed
+        (not the WebSocket API, its management API, nor /local/)."""
+        stage = f"/{self.stage}"
+        api = request.path == stage or request.path.startswith(stage + "/")
+        return not (api or self.local_only(request))
+
+    async def _site_headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        """CloudFront's response headers policy, on every response of the site (errors too)."""
+        if self.frontend_headers is None or not self.serves_site(request):
+            return
+        origin = self.websocket_origin(request) if HOST_HEADER.fullmatch(request.host) else None
+        for name, value in self.frontend_headers.for_websocket(origin).items():
+            if request.secure or name.lower() not in HTTPS_ONLY_HEADERS:
+                response.headers[name] = value
+
     @web.middleware
     async def _loopback_only(self, request: web.Request, handler) -> web.StreamResponse:
         # request.remote is the TCP peer (no X-Forwarded-For is trusted: no proxy here).
@@ -155,6 +186,7 @@ class Gateway:
         app.router.add_get("/table", self.table)
         if self.frontend.is_dir():
             app.router.add_static("/", self.frontend)
+        app.on_response_prepare.append(self._site_headers)
         app.on_shutdown.append(lambda app: self.close_all())
         return app
 
@@ -191,6 +223,9 @@ class Gateway:
             return Invocation(None, repr(failure), 0.0)
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
+        if not web.WebSocketResponse().can_prepare(request).ok:
+            # Not a handshake (a plain GET): no $connect, and no connection left behind.
+            return web.Response(status=400, text="Not a WebSocket handshake")
         connection = LocalConnection(new_connection_id(), request.remote or "",
                                      request.headers.get("User-Agent", ""))  # fmt: skip
         self.connections[connection.id] = connection
@@ -360,10 +395,14 @@ class Gateway:
         return web.Response(status=204)
 
     # -- the phone client ------------------------------------------------------------------
+    @staticmethod
+    def websocket_origin(request: web.Request) -> str:
+        """This gateway's WebSocket origin as the phone reached it (the host it asked for)."""
+        return f"{'wss' if request.secure else 'ws'}://{request.host}"
+
     async def config(self, request: web.Request) -> web.Response:
-        scheme = "wss" if request.secure else "ws"
-        return web.json_response({"websocket_url": f"{scheme}://{request.host}/{self.stage}",
-                                  **self.clock})  # fmt: skip
+        url = f"{self.websocket_origin(request)}/{self.stage}"
+        return web.json_response({"websocket_url": url, **self.clock})
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         return self._page("index.html")

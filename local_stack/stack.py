@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import os
+import socket
 import sys
 import time
 import traceback
@@ -16,6 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from functions.room_service.adapters.clock import TIME_ORIGIN_VARIABLE, TIME_SCALE_VARIABLE
+from functions.room_service.entrypoints.lambda_app import ALLOWED_ORIGINS_VARIABLE
 
 from .bot_client import BOT_NAMES, BotClient
 from .cloud import REGION, EmbeddedAws, Provisioned, provision
@@ -87,11 +89,16 @@ class LocalStack:
         _credentials_for_local_endpoints()
         self.provisioned = await asyncio.to_thread(provision, self.template, dynamodb_url, sqs_url)
 
+        frontend_headers = self.template.frontend_headers()
+        if frontend_headers is None:
+            print("[gateway] template.yaml's distribution names no response headers policy: "
+                  "the client is served without its security headers", file=sys.stderr,
+                  flush=True)  # fmt: skip
         self.gateway = Gateway(
             self.template.routes(), self.template.route_selection_expression(), self.lambdas,
             stage=self.stage, frontend=self.options.frontend,
             idle_timeout=self.options.idle_timeout, max_connection=self.options.max_connection,
-            clock=self.clock_config(),
+            clock=self.clock_config(), frontend_headers=frontend_headers,
         )  # fmt: skip
         app = self.gateway.app()
         app.router.add_get("/local/stats", self.stats)
@@ -187,12 +194,29 @@ class LocalStack:
             "POWERTOOLS_METRICS_DISABLED": "false" if self.options.verbose else "true",
         }
         for name, value in self.template.environment().items():
-            env[name] = self._resolve(value)
+            if name != ALLOWED_ORIGINS_VARIABLE:  # the CloudFront site's: here, this stack's
+                env[name] = self._resolve(value)
+        env[ALLOWED_ORIGINS_VARIABLE] = " ".join(self.site_origins())
         env["POWERTOOLS_LOG_LEVEL"] = "INFO" if self.options.verbose else "WARNING"
         if self.options.time_scale != 1:
             env[TIME_SCALE_VARIABLE] = repr(self.options.time_scale)
             env[TIME_ORIGIN_VARIABLE] = repr(self.time_origin)
         return env
+
+    def site_origins(self) -> list[str]:
+        """The origins phones load the client from, which alone may open a WebSocket here
+        ($connect's ALLOWED_ORIGINS): this computer by its loopback names, and the address
+        phones use: ``--host`` if it names one, else (every interface) the LAN address the
+        banner prints. A phone that reached this computer by another name or address is
+        refused (403): open the printed URL."""
+        hosts = ["127.0.0.1", "localhost", "[::1]"]
+        if self.options.host in WILDCARD_HOSTS:
+            lan = lan_address()
+            hosts += [lan] if lan else []
+        else:
+            host = self.options.host
+            hosts.append(f"[{host}]" if ":" in host else host)
+        return [f"http://{host}:{self.port}" for host in dict.fromkeys(hosts)]
 
     def clock_config(self) -> dict[str, float]:
         """What the phones need in /config.json to count down on the handlers' clock:
@@ -279,8 +303,23 @@ class LocalStack:
             self._tasks.append(asyncio.create_task(bot.live()))
 
 
+#: --host values that listen on every interface (of IPv4, or of IPv6 for "::").
+WILDCARD_HOSTS = ("0.0.0.0", "", "::")
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
 def _loopback(host: str) -> str:
-    return "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+    return "127.0.0.1" if host in WILDCARD_HOSTS else host
 
 
 def _reaches_loopback(host: str | None) -> bool:

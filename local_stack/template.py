@@ -1,6 +1,7 @@
 """What the local stack needs from template.yaml, read from it (never a second copy):
 the table and queues to create, the WebSocket routes and their handler functions, the
-SQS event source of the timer function, and the functions' environment variables.
+SQS event source of the timer function, the functions' environment variables, and the
+browser security headers the site's CloudFront distribution adds to every response.
 """
 
 import re
@@ -110,6 +111,22 @@ class Template:
             found[props["RouteKey"]] = self.function(function_id)
         return found
 
+    # -- the static site -------------------------------------------------------------------
+    def frontend_headers(self) -> "FrontendHeaders | None":
+        """The headers the distribution's default cache behaviour adds to every response
+        (its ``ResponseHeadersPolicyId``'s policy), or None if it names no policy."""
+        for distribution in self.of_type("AWS::CloudFront::Distribution").values():
+            behaviour = distribution["DistributionConfig"]["DefaultCacheBehavior"]
+            policy_id = _logical_id(behaviour.get("ResponseHeadersPolicyId"))
+            if policy_id is None:
+                continue
+            policy = self.resources[policy_id]
+            if policy["Type"] != "AWS::CloudFront::ResponseHeadersPolicy":
+                raise ValueError(f"template.yaml: ResponseHeadersPolicyId names {policy_id}, "
+                                 f"a {policy['Type']}")  # fmt: skip
+            return FrontendHeaders.of_policy(policy_id, policy["Properties"])
+        return None
+
     def queue_sources(self) -> list[QueueSource]:
         sources = []
         for logical_id, resource in self.resources.items():
@@ -125,6 +142,91 @@ class Template:
                     "ReportBatchItemFailures" in props.get("FunctionResponseTypes", []),
                 ))  # fmt: skip
         return sources
+
+
+def _logical_id(value: Any) -> str | None:
+    """The resource a `!Ref X` or `!GetAtt X.Id` names (None for anything else)."""
+    if isinstance(value, dict) and "Ref" in value:
+        return value["Ref"]
+    if isinstance(value, dict) and "Fn::GetAtt" in value and value["Fn::GetAtt"][1] == "Id":
+        return value["Fn::GetAtt"][0]
+    return None
+
+
+#: In a policy's Content-Security-Policy, the source naming the WebSocket API
+#: (``wss://${WebSocketApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}``): another server
+#: puts its own WebSocket origin there.
+_WEBSOCKET_API_SOURCE = re.compile(r"[^\s;]*\$\{WebSocketApi\}[^\s;]*")
+_WEBSOCKET_ORIGIN = "{websocket origin}"  # where that source was (not a valid source)
+
+
+@dataclass(frozen=True)
+class FrontendHeaders:
+    """A CloudFront response headers policy's headers (AWS::CloudFront::ResponseHeadersPolicy:
+    SecurityHeadersConfig and CustomHeadersConfig) as the HTTP headers CloudFront sends,
+    for a server that is not CloudFront. The Content-Security-Policy names the deployed
+    WebSocket API; ``for_websocket`` puts another WebSocket origin in its place."""
+
+    policy: str  # the policy's logical id
+    headers: dict[str, str]  # the CSP with _WEBSOCKET_ORIGIN where the API's origin was
+
+    @classmethod
+    def of_policy(cls, logical_id: str, properties: dict[str, Any]) -> "FrontendHeaders":
+        config = properties["ResponseHeadersPolicyConfig"]
+        security = config.get("SecurityHeadersConfig", {})
+        unknown = sorted(set(security) - _SECURITY_HEADERS.keys())
+        if unknown:
+            raise ValueError(f"template.yaml: {logical_id}: the local stack knows no {unknown}")
+        headers = {}
+        for name, setting in security.items():
+            header, value_of = _SECURITY_HEADERS[name]
+            headers[header] = value_of(setting)
+        for custom in config.get("CustomHeadersConfig", {}).get("Items", []):
+            headers[custom["Header"]] = custom["Value"]
+        for name, value in headers.items():
+            if not isinstance(value, str) or "${" in value:
+                raise ValueError(f"template.yaml: {logical_id}: the local stack cannot resolve "
+                                 f"{name}: {value!r}")  # fmt: skip
+        return cls(logical_id, headers)
+
+    def for_websocket(self, origin: str | None) -> dict[str, str]:
+        """The headers, the CSP's WebSocket API source replaced by ``origin`` (None: left
+        out, so the page may connect only to the CSP's other sources)."""
+        return {name: value.replace(_WEBSOCKET_ORIGIN, origin) if origin
+                else re.sub(rf"\s*{re.escape(_WEBSOCKET_ORIGIN)}", "", value)
+                for name, value in self.headers.items()}  # fmt: skip
+
+
+def _content_security_policy(setting: dict[str, Any]) -> str:
+    value = setting["ContentSecurityPolicy"]
+    if isinstance(value, dict) and set(value) == {"Fn::Sub"} and isinstance(value["Fn::Sub"], str):
+        value = _WEBSOCKET_API_SOURCE.sub(_WEBSOCKET_ORIGIN, value["Fn::Sub"])
+    return value
+
+
+def _strict_transport_security(setting: dict[str, Any]) -> str:
+    return "; ".join([f"max-age={int(setting['AccessControlMaxAgeSec'])}"]
+                     + ["includeSubDomains"] * bool(setting.get("IncludeSubdomains"))
+                     + ["preload"] * bool(setting.get("Preload")))  # fmt: skip
+
+
+def _xss_protection(setting: dict[str, Any]) -> str:
+    if not setting["Protection"]:
+        return "0"
+    return "; ".join(["1"] + ["mode=block"] * bool(setting.get("ModeBlock"))
+                     + [f"report={setting['ReportUri']}"] * bool(setting.get("ReportUri")))  # fmt: skip
+
+
+#: SecurityHeadersConfig's settings → (the HTTP header, its value), as the CloudFront
+#: documentation describes each (ResponseHeadersPolicySecurityHeadersConfig).
+_SECURITY_HEADERS = {
+    "ContentSecurityPolicy": ("Content-Security-Policy", _content_security_policy),
+    "ContentTypeOptions": ("X-Content-Type-Options", lambda setting: "nosniff"),
+    "FrameOptions": ("X-Frame-Options", lambda setting: setting["FrameOption"]),
+    "ReferrerPolicy": ("Referrer-Policy", lambda setting: setting["ReferrerPolicy"]),
+    "StrictTransportSecurity": ("Strict-Transport-Security", _strict_transport_security),
+    "XSSProtection": ("X-XSS-Protection", _xss_protection),
+}
 
 
 def _sub_reference(value: dict[str, Any]) -> str:

@@ -9,6 +9,9 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "checked") el.defaultChecked = el.checked = Boolean(value);
     else if (key === "selected") el.defaultSelected = el.selected = Boolean(value);
     else if (key === "disabled") el[key] = Boolean(value);
+    // Through the CSSOM: the site's Content-Security-Policy (style-src 'self', no
+    // 'unsafe-inline') refuses a style attribute set as markup, not one set here.
+    else if (key === "style") el.style.cssText = value;
     else el.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children.flat()) {

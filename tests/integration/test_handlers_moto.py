@@ -16,8 +16,9 @@ from engine.catch_the_witch import bots
 from engine.catch_the_witch.tables import MORNING_SECONDS
 from engine.rng import Rng
 from events.generate import websocket_event
-from functions import message, timer
+from functions import connect, message, timer
 from functions.room_service.adapters import aws_client
+from functions.room_service.adapters.ratelimit import CONNECTS_PER_IP_PER_MINUTE
 from functions.room_service.domain import room as model
 from functions.room_service.entrypoints import lambda_app
 from tests.support.moto_cloud import CONTEXT, REGION, TABLE, moto_cloud
@@ -387,3 +388,65 @@ def test_the_push_pool_fits_in_the_clients_connection_pool():
             "apigatewaymanagementapi", "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"
         )
         assert api.meta.config.max_pool_connections >= aws_client.PUSH_THREADS
+
+
+# -- issue 37: only the site's own origin connects -------------------------------------------
+SITE = "https://d111111abcdef8.cloudfront.net"
+
+
+def _connect(connection: str, query: dict | None, headers: dict | None) -> dict:
+    event = websocket_event("$connect", "CONNECT", connection, query=query, headers=headers)
+    return connect.handler(event, CONTEXT)
+
+
+def _refusals_counted(output: str) -> int:
+    """ConnectRefused in the metrics the handler printed (CloudWatch EMF, one JSON a line)."""
+    counted = 0
+    for line in output.splitlines():
+        if line.startswith("{") and '"_aws"' in line:
+            value = json.loads(line).get("ConnectRefused", 0)
+            counted += sum(value) if isinstance(value, list) else value
+    return counted
+
+
+def test_a_handshake_from_another_origin_is_refused_and_counted(cloud, monkeypatch, capsys,
+                                                                caplog):  # fmt: skip
+    """403 before anything is read or written, even with a valid seat token; the site's
+    own origin and a handshake without one connect. Every refusal, the token's too, is
+    counted as ConnectRefused (the errors alarm subtracts it) and logged without the token."""
+    monkeypatch.setenv("ALLOWED_ORIGINS", SITE)
+    _, tokens, code = cloud.table(4)
+    cloud.disconnect("Cat2")
+    seat = {"room": code, "token": tokens["Cat2"]}
+    capsys.readouterr()
+    refused = [_connect("evil-1", seat, {"Origin": "https://evil.example"}),
+               _connect("evil-2", None, {"origin": f"{SITE}.evil.com"}),
+               _connect("thief", {"room": code, "token": "guess"}, {"Origin": SITE})]  # fmt: skip
+    output = capsys.readouterr().out
+    assert [r["statusCode"] for r in refused] == [403, 403, 403]
+    assert _refusals_counted(output) == 3
+    logged = [vars(r) for r in caplog.records if r.getMessage() == "connect refused"]
+    assert [(r["status"], "evil" in r["reason"]) for r in logged] == [
+        (403, True), (403, True), (403, False)]  # fmt: skip
+    assert tokens["Cat2"] not in repr(logged) and "guess" not in repr(logged)
+    assert service_connections().lookup("evil-1") is None  # no seat was bound
+    assert _connect("own", seat, {"Origin": SITE}) == {"statusCode": 200}
+    assert service_connections().lookup("own").seat == "Cat2"
+    assert _connect("no-origin", None, {"Host": "abc123.example"}) == {"statusCode": 200}
+    assert _refusals_counted(capsys.readouterr().out) == 0
+
+
+def service_connections():
+    return lambda_app.service_for(websocket_event("$connect", "CONNECT", "x")).ports.connections
+
+
+def test_a_connect_over_its_addresss_budget_is_counted_as_refused(cloud, capsys):
+    """429 (the service's TooManyConnections) is a refused $connect too: counted alike."""
+    capsys.readouterr()
+    statuses = [
+        connect.handler(websocket_event("$connect", "CONNECT", f"flood-{i}",
+                                        source_ip="198.51.100.9"), CONTEXT)["statusCode"]
+        for i in range(CONNECTS_PER_IP_PER_MINUTE + 1)
+    ]  # fmt: skip
+    assert statuses == [200] * CONNECTS_PER_IP_PER_MINUTE + [429]
+    assert _refusals_counted(capsys.readouterr().out) == 1

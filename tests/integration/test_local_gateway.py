@@ -16,7 +16,7 @@ from moto import mock_aws
 from local_stack.cloud import provision
 from local_stack.gateway import Gateway, new_connection_id
 from local_stack.lambdas import Invocation
-from local_stack.stack import LocalStack, Options
+from local_stack.stack import LocalStack, Options, lan_address
 from local_stack.template import Function, Template
 from tests.support.local_stack_process import until
 from tests.support.service_harness import Harness
@@ -59,8 +59,8 @@ def run_gateway(test, lambdas=None, **options):
     async def main():
         nonlocal lambdas
         lambdas = lambdas or RecordingLambdas()
-        gateway = Gateway(ROUTES, "$request.body.action", lambdas, stage="prod",
-                          frontend=Path("/nonexistent"), **options)  # fmt: skip
+        options.setdefault("frontend", Path("/nonexistent"))
+        gateway = Gateway(ROUTES, "$request.body.action", lambdas, stage="prod", **options)
         runner, port = await _serve(gateway)
         try:
             async with aiohttp.ClientSession() as session:
@@ -298,3 +298,128 @@ def test_the_table_and_queues_are_created_from_the_template_and_the_environment_
     assert env["TABLE_NAME"] == provisioned.tables["RoomsTable"]
     assert env["TIMER_QUEUE_URL"] == provisioned.queue_urls["TimerQueue"]
     assert env["WEBSOCKET_ENDPOINT"] == "http://127.0.0.1:8080/prod"
+    # Only pages served here may open a WebSocket (issue 37): this computer by its
+    # loopback names, and the LAN address the banner prints, if any.
+    origins = env["ALLOWED_ORIGINS"].split()
+    assert origins[:3] == ["http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080"]
+    assert origins[3:] == ([f"http://{lan_address()}:8080"] if lan_address() else [])
+
+
+# -- the browser security headers of the site (issue 37) ---------------------------------------
+#: The response headers policy as issue 37 has the deployed site send it (template.yaml's
+#: FrontendHeadersPolicy), attached to a distribution as template.yaml attaches it.
+HEADERS_POLICY = """
+Resources:
+  FrontendHeadersPolicy:
+    Type: AWS::CloudFront::ResponseHeadersPolicy
+    Properties:
+      ResponseHeadersPolicyConfig:
+        Name: !Sub "${AWS::StackName}-frontend-headers"
+        SecurityHeadersConfig:
+          ContentSecurityPolicy:
+            Override: true
+            ContentSecurityPolicy: !Sub "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' wss://${WebSocketApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+          FrameOptions: {FrameOption: DENY, Override: true}
+          ContentTypeOptions: {Override: true}
+          StrictTransportSecurity: {AccessControlMaxAgeSec: 63072000, IncludeSubdomains: false, Preload: false, Override: true}
+          ReferrerPolicy: {ReferrerPolicy: no-referrer, Override: true}
+  FrontendDistribution:
+    Type: AWS::CloudFront::Distribution
+    Properties:
+      DistributionConfig:
+        DefaultCacheBehavior:
+          TargetOriginId: frontend
+          ResponseHeadersPolicyId: !Ref FrontendHeadersPolicy
+"""
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self' {websocket}; object-src 'none'; base-uri 'self'; "
+       "form-action 'self'; frame-ancestors 'none'")  # fmt: skip
+FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
+
+
+def _template(tmp_path: Path, text: str) -> Template:
+    (tmp_path / "template.yaml").write_text(text)
+    return Template.load(tmp_path / "template.yaml")
+
+
+def test_the_headers_policy_reads_as_the_headers_cloudfront_sends(tmp_path):
+    headers = _template(tmp_path, HEADERS_POLICY).frontend_headers()
+    assert headers.policy == "FrontendHeadersPolicy"
+    assert headers.for_websocket("ws://192.168.1.20:8080") == {
+        "Content-Security-Policy": CSP.format(websocket="ws://192.168.1.20:8080"),
+        "X-Frame-Options": "DENY",
+        "X-Content-Type-Options": "nosniff",
+        "Strict-Transport-Security": "max-age=63072000",
+        "Referrer-Policy": "no-referrer",
+    }
+    no_origin = headers.for_websocket(None)["Content-Security-Policy"]
+    assert "connect-src 'self'; object-src" in no_origin and "{" not in no_origin
+
+
+def test_a_policy_the_local_stack_cannot_reproduce_is_refused_in_words(tmp_path):
+    unknown = HEADERS_POLICY.replace("ReferrerPolicy: {", "XPoweredBy: {")
+    with pytest.raises(ValueError, match=r"knows no \['XPoweredBy'\]"):
+        _template(tmp_path, unknown).frontend_headers()
+    elsewhere = HEADERS_POLICY.replace("img-src 'self' data:", "img-src ${ImagesBucket}")
+    with pytest.raises(ValueError, match="cannot resolve Content-Security-Policy"):
+        _template(tmp_path, elsewhere).frontend_headers()
+    detached = HEADERS_POLICY.replace("ResponseHeadersPolicyId: !Ref FrontendHeadersPolicy", "")
+    assert _template(tmp_path, detached).frontend_headers() is None
+
+
+def test_template_yaml_gives_the_site_the_issues_headers():
+    """The deployed distribution's policy (template.yaml), as the local stack reads it: the
+    CSP allows only the site's own scripts, styles and WebSocket origin, framing is refused."""
+    headers = Template.load().frontend_headers()
+    assert headers is not None, "template.yaml: the distribution names no headers policy"
+    served = headers.for_websocket("ws://127.0.0.1:8080")
+    directives = dict(d.strip().split(" ", 1) for d in served["Content-Security-Policy"].split(";"))
+    assert directives["script-src"] == "'self'" and directives["style-src"] == "'self'"
+    assert directives["connect-src"] == "'self' ws://127.0.0.1:8080"
+    assert directives["frame-ancestors"] == "'none'" and directives["object-src"] == "'none'"
+    assert served["X-Frame-Options"] == "DENY" and served["X-Content-Type-Options"] == "nosniff"
+    assert served["Strict-Transport-Security"].startswith("max-age=")
+    assert served["Referrer-Policy"] == "no-referrer"
+
+
+def test_every_response_of_the_site_carries_the_headers_with_this_gateways_websocket(tmp_path):
+    """Pages, files, /config.json and a 404 alike, as CloudFront adds the policy to every
+    response; HSTS left out (plain http); the WebSocket origin is the host the phone used.
+    The WebSocket API, its management API and /local/ are not the site: none there."""
+    frontend_headers = _template(tmp_path, HEADERS_POLICY).frontend_headers()
+    site = ["/", "/table", "/rules.html", "/replay.html", "/js/app.js", "/css/style.css",
+            "/config.json", "/no-such-file.js"]  # fmt: skip
+
+    async def test(gateway, lambdas, port, session):
+        seen = {}
+        for path in site:
+            async with session.get(f"http://127.0.0.1:{port}{path}") as response:
+                seen[path] = (response.status, dict(response.headers))
+        lan = {"Host": f"192.168.1.20:{port}"}
+        async with session.get(f"http://127.0.0.1:{port}/", headers=lan) as response:
+            from_lan = response.headers["Content-Security-Policy"]
+        forged = {"Host": "x.example; script-src *"}
+        async with session.get(f"http://127.0.0.1:{port}/", headers=forged) as response:
+            from_forged_host = response.headers["Content-Security-Policy"]
+        not_site = {}
+        for path in ("/prod", f"/prod/@connections/{new_connection_id()}", "/local/stats"):
+            async with session.get(f"http://127.0.0.1:{port}{path}") as response:
+                not_site[path] = response.headers.get("Content-Security-Policy")
+                if path == "/prod":  # a plain GET of the API: no handshake, no $connect
+                    plain_get = (response.status, lambdas.routes(), dict(gateway.connections))
+        return port, seen, from_lan, from_forged_host, not_site, plain_get
+
+    port, seen, from_lan, from_forged_host, not_site, plain_get = run_gateway(
+        test, frontend=FRONTEND, frontend_headers=frontend_headers
+    )
+    assert plain_get == (400, [], {})
+    for path, (status, headers) in seen.items():
+        assert status == (404 if path == "/no-such-file.js" else 200), path
+        csp = CSP.format(websocket=f"ws://127.0.0.1:{port}")
+        assert headers["Content-Security-Policy"] == csp, path
+        assert headers["X-Frame-Options"] == "DENY" and headers["Referrer-Policy"] == "no-referrer"
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert "Strict-Transport-Security" not in headers, path
+    assert f"connect-src 'self' ws://192.168.1.20:{port};" in from_lan
+    assert "connect-src 'self'; object-src" in from_forged_host and "*" not in from_forged_host
+    assert not_site == dict.fromkeys(not_site)  # no CSP on any of them

@@ -153,27 +153,52 @@ def test_the_stack_adds_a_loopback_listener_unless_its_host_covers_127_0_0_1():
 
 def test_a_stack_on_another_address_adds_the_loopback_listener_the_handlers_post_to():
     """`--host <address>`: phones play there, and the handlers' management calls (always
-    to 127.0.0.1) reach them through the listener the stack adds on 127.0.0.1."""
+    to 127.0.0.1) reach them through the listener the stack adds on 127.0.0.1.
+
+    Issue 37 on the same stack: a handshake from a page of another origin is refused
+    (403) by the real $connect handler, lookalikes too; the stack's own origins (the
+    address phones use, this computer's loopback names) and a handshake with no Origin
+    get their socket (101). The client's page carries the site's headers, its CSP naming
+    this address's WebSocket origin."""
     stack = LocalStackProcess("--host", OTHER_ADDRESS)  # the last --host wins
+    port = int(stack.http_url.rsplit(":", 1)[1])
+    own = f"http://{OTHER_ADDRESS}:{port}"
+    origins = {own: 101, f"http://127.0.0.1:{port}": 101, f"http://localhost:{port}": 101,
+               None: 101, "https://evil.example": 403, f"http://{OTHER_ADDRESS}:{port + 1}": 403,
+               f"https://{OTHER_ADDRESS}:{port}": 403, f"http://{OTHER_ADDRESS}.evil.example:{port}": 403,
+               f"http://evil.{OTHER_ADDRESS}:{port}": 403, "null": 403}  # fmt: skip
+
+    async def handshake(session, origin: str | None) -> int:
+        try:
+            socket = await session.ws_connect(f"ws://{OTHER_ADDRESS}:{port}/prod", origin=origin)
+        except aiohttp.WSServerHandshakeError as refused:
+            return refused.status
+        await socket.close()
+        return 101
 
     async def scenario():
-        port = stack.http_url.rsplit(":", 1)[1]
         phone = BotClient(f"ws://{OTHER_ADDRESS}:{port}/prod", "Mia")
         await phone.connect()
         room = await phone.create_room({})  # answered by a post to 127.0.0.1
         client = {path: _status("GET", f"http://{OTHER_ADDRESS}:{port}{path}")
                   for path in ("/", "/config.json")}  # fmt: skip
         loopback_stats = _status("GET", f"http://127.0.0.1:{port}/local/stats")
+        async with aiohttp.ClientSession() as session:
+            handshakes = {origin: await handshake(session, origin) for origin in origins}
+            async with session.get(f"{own}/") as page:
+                csp = page.headers.get("Content-Security-Policy", "")
         await phone.close()
-        return room, client, loopback_stats
+        return room, client, loopback_stats, handshakes, csp
 
     try:
-        room, client, loopback_stats = asyncio.run(scenario())
+        room, client, loopback_stats, handshakes, csp = asyncio.run(scenario())
     finally:
         stack.interrupt()
     assert room
     assert client == {"/": 200, "/config.json": 200}
     assert loopback_stats == 200
+    assert handshakes == origins
+    assert f"connect-src 'self' ws://{OTHER_ADDRESS}:{port};" in csp
 
 
 # -- 11. a crashed worker fails only its invocation, and is replaced -------------------------

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 CHROMIUM = "/usr/bin/chromium"
@@ -80,6 +80,35 @@ CONTRAST_JS = """() => {
 }"""
 
 
+#: Puts each Content-Security-Policy violation of a document on its console, where
+#: `collect_csp_violations` reads it (an init script: it runs before the page's own).
+_CSP_REPORTER = """document.addEventListener("securitypolicyviolation", (e) => console.error(
+  `[csp] ${e.effectiveDirective} refused ${e.blockedURI || "inline"} in ${e.sourceFile || e.documentURI}` +
+  `:${e.lineNumber}:${e.columnNumber} ${JSON.stringify(e.sample)}`));"""
+
+
+#: How Chromium's console words a violation (its own line, besides the page's event):
+#: "Executing inline script violates the following Content Security Policy directive …"
+#: (older Chromium releases: "Refused to …").
+_CHROMIUM_CSP_LINE = re.compile(r"violates the following Content Security Policy|^Refused to ")
+
+
+def collect_csp_violations(context: BrowserContext, violations: list[str]) -> None:
+    """Every Content-Security-Policy violation in a page of ``context`` (popups and reloads
+    included) is printed and added to ``violations``: its `securitypolicyviolation` event
+    (the directive, what was refused and where) and Chromium's own console line, which
+    also tells what no document's event reaches, such as a page framing the site."""
+    context.add_init_script(_CSP_REPORTER)
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.text.startswith("[csp] ") or _CHROMIUM_CSP_LINE.search(message.text):
+            where = message.page.url if message.page else "?"
+            violations.append(f"CSP violation on {where}: {message.text.strip()}")
+            print(violations[-1], flush=True)
+
+    context.on("console", on_console)
+
+
 @dataclass
 class Phone:
     name: str
@@ -125,6 +154,8 @@ class UiTable:
             page.on(
                 "pageerror", lambda error, phone=phone: phone.errors.append(f"pageerror {error}")
             )
+            # The local stack sends the site's CSP (issue 37): a violation is an error too.
+            collect_csp_violations(context, phone.errors)
             self.phones.append(phone)
         self.code = ""
         #: Called with (phone, screen) the first time each (phase, your turn) is seen.
