@@ -31,11 +31,14 @@ HEARTBEAT_SECONDS = 300  # under API Gateway's 10-minute idle limit, as a phone 
 class BotClient:
     def __init__(self, url: str, name: str, *, seed: int | None = None,
                  think: tuple[float, float] = (0.0, 0.0), heartbeat: float = HEARTBEAT_SECONDS,
-                 source: str | None = None):  # fmt: skip
+                 source: str | None = None, origin: str | None = None):  # fmt: skip
         self.url = url
         #: The local address the socket comes from (e.g. 127.0.0.7: another venue, as the
         #: per-address limits see it); None: the system's choice.
         self.source = source
+        #: The handshake's Origin header, as a browser on that site sends it (a deployed
+        #: stack refuses other sites' origins at $connect); None: no Origin, as a native app.
+        self.origin = origin
         self.name = name
         # A bot's choices are secrets of its seat too: keyed from the CSPRNG (engine/rng.py).
         self.rng = Rng(seed if seed is not None else secrets.randbits(KEY_BITS))
@@ -73,7 +76,8 @@ class BotClient:
         connector = aiohttp.TCPConnector(local_addr=(self.source, 0)) if self.source else None
         self._session = self._session or aiohttp.ClientSession(connector=connector)
         params = {"room": self.room, "token": self.token} if self.token else None
-        self._socket = await self._session.ws_connect(self.url, params=params, autoping=True)
+        self._socket = await self._session.ws_connect(self.url, params=params, autoping=True,
+                                                      origin=self.origin)  # fmt: skip
         # A move sent as the old socket closed may be lost, and the view may be the same
         # after the reconnect: decide again from it (a repeat that did land is taken once).
         self._last_move = self._acted_on = None
@@ -162,8 +166,11 @@ class BotClient:
             await asyncio.wait_for(self._changed.wait_for(lambda: predicate(self)), timeout)
 
     # -- room ------------------------------------------------------------------------------
-    async def create_room(self, settings: dict[str, Any] | None = None) -> str:
-        await self.send({"action": "create_room", "name": self.name, "settings": settings or {}})
+    async def create_room(self, settings: dict[str, Any] | None = None,
+                          game: str | None = None) -> str:  # fmt: skip
+        """A room of ``game`` (None: the server's default game) with ``settings``: its code."""
+        message = {"action": "create_room", "name": self.name, "settings": settings or {}}
+        await self.send({**message, "game": game} if game else message)
         await self.wait_for(lambda bot: bot.room is not None or bot.errors, 10)
         return self._room_or_raise()
 

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from deploy.smoke import RACED_REFUSALS
 from local_stack.bot_client import BotClient
 from tests.support.local_stack_process import BOT_TIME_SCALE, LocalStackProcess, describe, until
 
@@ -22,15 +23,10 @@ def stack():
         process.interrupt()
 
 
-#: A move can cross the end of its step on the wire (a timer, or the last vote, came
-#: first): the server refuses it as made on a step that is over (stale_move), or the
-#: engine refuses it, and nothing changes. Any other refusal is a bug.
-RACED_REFUSALS = ("not_now", "nothing_to_confirm", "game_over")
-
-
 def _raced(error: dict) -> bool:
-    if error["code"] == "stale_move":
-        return True
+    """A move that crossed the end of its step on the wire (a timer, or the last vote, came
+    first): refused and nothing changed (the smoke game allows the same ones). Any other
+    refusal is a bug."""
     return error["code"] in RACED_REFUSALS
 
 
