@@ -75,6 +75,7 @@ bench: $(STAMP)
 	CONCURRENCY_ROUNDS=50 $(BIN)/python -m pytest -q -s tests/integration/test_handlers_moto.py -k twelve -p no:cacheprovider | grep "write attempts"
 	$(BIN)/python bench/imports.py
 	$(BIN)/python bench/local_stack.py
+	$(BIN)/python bench/flood.py
 
 ## balance: the measurements behind docs/balance.md (RULES §11, about 25–35 minutes on 2 cores)
 ## and docs/balance-burn-the-witch.md (about 10 minutes more)

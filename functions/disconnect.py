@@ -1,6 +1,6 @@
 """$disconnect (best effort: a 410 on a later push also frees the seat)."""
 
-from functions.room_service.entrypoints.lambda_app import logger, metrics, service_for
+from functions.room_service.entrypoints.lambda_app import logger, metrics, service_for, source_ip
 
 
 @logger.inject_lambda_context(clear_state=True)
@@ -8,5 +8,5 @@ from functions.room_service.entrypoints.lambda_app import logger, metrics, servi
 def handler(event, context):
     connection_id = event["requestContext"]["connectionId"]
     logger.append_keys(connection=connection_id)
-    service_for(event).disconnect(connection_id)
+    service_for(event).disconnect(connection_id, source_ip(event))
     return {"statusCode": 200}

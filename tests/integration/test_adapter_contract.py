@@ -17,7 +17,13 @@ from functions.room_service.adapters.memory import (
     MemoryTimers,
 )
 from functions.room_service.adapters.ports import Connections, RoomStore, Timers
-from functions.room_service.adapters.ratelimit import CONNECTION_WINDOWS
+from functions.room_service.adapters.ratelimit import (
+    ADDRESS,
+    ADDRESS_PACE,
+    CONNECTION_LIFETIME_SECONDS,
+    CONNECTION_PACE,
+    QUIET_PACE,
+)
 from functions.room_service.adapters.sqs import SqsTimers
 from functions.room_service.domain.room import (
     Binding,
@@ -254,7 +260,7 @@ def test_a_table_screen_s_binding_and_watchers_are_kept_as_bound(adapters):
     connections.bind("tv", watcher_binding(CODE))
     found = connections.lookup("tv")
     assert found == watcher_binding(CODE) and found.watching
-    assert connections.arrive("tv", 1_800_000_000.0)[0].watching
+    assert connections.arrive("tv", 1_800_000_000.0).binding.watching
     room = a_room()
     room.watchers = ["tv"]
     assert adapters.store.create(room)
@@ -274,42 +280,85 @@ def test_bind_lookup_unbind(adapters):
     connections.unbind("c1")  # twice: nothing to do, no error
 
 
-def test_arrive_returns_the_binding_and_counts_the_connections_windows(adapters):
+def test_arrive_returns_the_binding_and_paces_the_connection(adapters):
     connections = adapters.connections
     now = 1_800_000_000.25
-    assert connections.arrive("new", now) == (None, True), "an unbound phone may create or join"
+    first = connections.arrive("new", now)
+    assert (first.binding, first.allowed, first.busy) == (None, True, False), "may create or join"
     binding = Binding(CODE, "Bo", hash_token("Bo"))
     connections.bind("c1", binding)
-    (seconds, limit), *_ = CONNECTION_WINDOWS
-    results = [connections.arrive("c1", now) for _ in range(limit)]
-    assert results == [(binding, True)] * limit, "the binding survives the counting"
-    assert connections.arrive("c1", now) == (binding, False), "one over the window's limit"
-    assert connections.arrive("c1", now + seconds) == (binding, True), "a new window"
-    assert connections.arrive("c2", now) == (None, True), "each connection its own counter"
+    results = [connections.arrive("c1", now) for _ in range(CONNECTION_PACE.burst)]
+    assert [(r.binding, r.allowed) for r in results] == [(binding, True)] * CONNECTION_PACE.burst
+    assert [r.busy for r in results] == [False] * QUIET_PACE.burst + [True] * (
+        CONNECTION_PACE.burst - QUIET_PACE.burst
+    ), "past its quiet share a connection is busy"
+    over = connections.arrive("c1", now)
+    assert not over.allowed and over.dues == results[-1].dues, "refused: nothing moved"
+    assert connections.arrive("c1", now + 0.25).allowed, "one interval later, one more"
+    assert not connections.arrive("c1", now + 0.25).allowed
+    assert connections.arrive("c2", now).allowed, "each connection its own pace"
+    connections.unbind("c1")
+    assert connections.arrive("c1", now + 0.25).allowed, "unbound: its dues went with it"
 
 
-def test_arrive_counts_the_same_whether_a_window_restart_is_made_at_once_or_later(adapters):
-    """A window's restart (a second write on DynamoDB) may be handed to ``defer`` and made
-    while the message is answered (issue 16): the answers are those of writing at once."""
+def test_arrive_answers_the_same_however_stale_the_containers_memory(adapters):
+    """``known`` is what a container last saw of the stored dues, however long ago (a lower
+    bound: dues only move on). DynamoDB builds its conditional write from it and, when it
+    guessed wrong, tries again from the item its failure returns: no answer changes."""
     connections = adapters.connections
-    binding = Binding(CODE, "Bo", hash_token("Bo"))
-    now = 1_800_000_000.25
-    (seconds, limit), *_ = CONNECTION_WINDOWS
+    now = 1_800_000_000.0
     answers = {}
-    for phone in ("at-once", "later"):
-        connections.bind(phone, binding)
-        deferred = []
-        defer = deferred.append if phone == "later" else None
-        got = [connections.arrive(phone, now, defer) for _ in range(limit // 2)]
-        got += [connections.arrive(phone, now + seconds, defer)]  # a restart is due here
-        for write in deferred:
-            write()
-        got += [connections.arrive(phone, now + seconds, defer) for _ in range(limit)]
-        answers[phone] = [allowed for _, allowed in got]
-        if phone == "later" and isinstance(connections, DynamoConnections):
-            assert len(deferred) == 1, "the restart, and nothing else, was handed over"
-    assert answers["later"] == answers["at-once"]
-    assert answers["later"].count(False) > 0, "the restarted window still has its limit"
+    for lag in (None, 0, 1, 7):  # nothing known; the last answer; one before; seven before
+        phone, seen = f"phone-{lag}", []
+        for t in range(60):
+            known = seen[-1 - lag] if lag is not None and len(seen) > lag else None
+            arrival = connections.arrive(phone, now + t / 12, known)
+            seen.append(arrival.dues)
+            answers.setdefault(lag, []).append((arrival.allowed, arrival.busy, arrival.dues))
+    assert all(answer == answers[None] for answer in answers.values())
+    assert [allowed for allowed, _, _ in answers[None]].count(False) > 0
+
+
+def test_a_due_set_by_a_clock_ahead_of_this_one_is_started_again(adapters):
+    """Dues written by a clock an hour ahead (another local stack's faster game clock over
+    the same store, a skewed host) would shut the stream out for that hour: no frame judged
+    by this clock could have set them, so they are taken as caught up."""
+    connections = adapters.connections
+    now = 1_800_000_000.0
+    ahead = [connections.arrive("c1", now + 3600) for _ in range(CONNECTION_PACE.burst)]
+    assert all(a.allowed for a in ahead)
+    here = [connections.arrive("c1", now) for _ in range(CONNECTION_PACE.burst + 1)]
+    assert [a.allowed for a in here] == [True] * CONNECTION_PACE.burst + [False]
+    assert connections.pace_address("1.2.3.4", now + 3600).allowed
+    assert connections.pace_address("1.2.3.4", now).allowed
+
+
+def test_pace_address_holds_the_address_to_its_pace(adapters):
+    connections = adapters.connections
+    now = 1_800_000_000.0
+    got = [connections.pace_address("1.2.3.4", now).allowed for _ in range(ADDRESS_PACE.burst + 1)]
+    assert got == [True] * ADDRESS_PACE.burst + [False]
+    assert connections.pace_address("5.6.7.8", now).allowed, "each address its own pace"
+    later = now + ADDRESS_PACE.interval_ms / 1000
+    assert connections.pace_address("1.2.3.4", later, {ADDRESS: 0}).allowed
+    assert not connections.pace_address("1.2.3.4", later).allowed
+
+
+def test_open_connection_holds_places_up_to_the_cap_and_gives_them_back(adapters):
+    connections = adapters.connections
+    now = 1_800_000_000.0
+    assert all(connections.open_connection("1.2.3.4", f"c{i}", now, 3) for i in range(3))
+    assert connections.open_connection("1.2.3.4", "c1", now, 3), "a place it holds already"
+    assert not connections.open_connection("1.2.3.4", "c3", now, 3)
+    assert connections.open_connection("5.6.7.8", "c3", now, 3), "each address its own"
+    connections.close_connection("1.2.3.4", "c0")
+    connections.close_connection("1.2.3.4", "c0")  # twice: nothing to give back
+    connections.close_connection("1.2.3.4", "never")
+    assert connections.open_connection("1.2.3.4", "c3", now, 3)
+    assert not connections.open_connection("1.2.3.4", "c4", now, 3), "closed once, freed one"
+    later = now + CONNECTION_LIFETIME_SECONDS + 1
+    assert connections.open_connection("1.2.3.4", "c4", later, 3), "places older than a life"
+    assert connections.open_connection("1.2.3.4", "c5", later, 3)
 
 
 def test_hit_counts_per_address_kind_and_window(adapters):

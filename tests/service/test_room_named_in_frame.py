@@ -23,10 +23,10 @@ class ConnectionsWaitingForTheRead(MemoryConnections):
         self.room_read = threading.Event()
         self.waits = 0
 
-    def arrive(self, connection_id, now, defer=None):
+    def arrive(self, connection_id, now, known=None):
         self.waits += 1
         assert self.room_read.wait(timeout=5), "the room was not read alongside the count"
-        return super().arrive(connection_id, now, defer)
+        return super().arrive(connection_id, now, known)
 
 
 def _table_with(connections) -> Harness:
@@ -130,29 +130,3 @@ def test_a_name_no_room_code_could_have_is_not_read():
     h.send("Cy", action="ready", room="IIIIIIII")  # I is not in the codes' alphabet
     assert codes == [h.code, h.code], "only the binding's room was read"
     assert "Bo" not in waiting_for(h.room().state) and "Cy" not in waiting_for(h.room().state)
-
-
-class ConnectionsWhoseRestartFails(MemoryConnections):
-    """Hands every message a window restart to make later, and that write fails."""
-
-    def arrive(self, connection_id, now, defer=None):
-        def restart():
-            raise ConnectionError("the restart write failed")
-
-        if defer is not None:
-            defer(restart)
-        return super().arrive(connection_id, now, defer)
-
-
-def test_a_write_made_later_that_fails_is_counted_not_raised():
-    connections = MemoryConnections()
-    h = _table_with(connections)
-    failing = ConnectionsWhoseRestartFails()
-    failing.__dict__.update(connections.__dict__)
-    h.service.admission.connections = failing
-    h.send("Ann", action="start")
-    h.send("Bo", action="ready")
-    assert h.error("Bo") is None and "Bo" not in waiting_for(h.room().state)
-    h.send("Cy", action="kick", target="Bo")  # refused: its error frame is still sent
-    assert h.error("Cy")["code"] == "host_only"
-    assert h.metrics.counts.get("DeferredWritesFailed") == 3

@@ -40,6 +40,10 @@ def _game(seed: int) -> tuple[Harness, random.Random]:
 
 #: The pause before a replayed frame: a person's pace, under the rate limits.
 REPLAY_PAUSE = 0.2
+#: The pause after a seat's two pings: every seat pings twice around every move, which at
+#: the moves' own 0.3 s would be faster than any phone and over a connection's pace
+#: (4 a second, adapters/ratelimit.py).
+PING_PAUSE = 0.1
 
 
 def _replay(h: Harness, name: str, frame: dict) -> None:
@@ -221,6 +225,7 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
                 )
                 h.send(name, action="ping", rev=h.pusher.last(name)["rev"])
                 assert h.messages(name)[-1:] == [{"type": "pong"}], (name, roles[name])
+                h.clock.now += PING_PAUSE
             knight = next((n for n, r in roles.items() if r is Role.KNIGHT), None)
             others = [n for n in NAMES if n != knight]
             counts = {n: len(h.messages(n)) for n in others}

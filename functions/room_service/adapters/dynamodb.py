@@ -1,9 +1,10 @@
 """The RoomStore and Connections ports over one DynamoDB table (conditional writes)."""
 
-import functools
+import contextlib
 import json
 import os
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from ..domain.journal import NEW_GAME_MARK, loaded_journal, stored_journal
@@ -17,16 +18,31 @@ from ..domain.room import (
     stored_submission,
 )
 from . import aws_client
-from .ports import Connections, RoomStore
-from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
+from .ports import Arrival, Connections, Paced, RoomStore
+from .ratelimit import (
+    ADDRESS,
+    ADDRESS_PACES,
+    CONNECTION_LIFETIME_SECONDS,
+    CONNECTION_PACES,
+    COUNTER_TTL_SECONDS,
+    LIMIT,
+    QUIET,
+    Dues,
+    Pace,
+    Standing,
+    furthest_due,
+    in_ms,
+    judge,
+)
 
 #: One table, key (pk, sk): a room is (ROOM#<code>, ROOM); the pending moves of a step
 #: are one item (ROOM#<code>, ROOM~<step counted down>) beside their room, each seat's in
 #: attributes of its own (``m#<seat>``: the moves, ``n#<seat>``: its count of writes). The
 #: step keys sort right after the room's, newest step first, so one Query of two items
 #: reads the room and its current step's moves (``read``). A connection is
-#: (CONN#<id>, CONN), with its message counter (ratelimit.py); the requests of one kind
-#: from one source address in one window are (IP#<address>, <kind>#<window start>).
+#: (CONN#<id>, CONN), with its paces' dues (ratelimit.py). Per source address: the
+#: requests of one kind in one window are (IP#<address>, <kind>#<window start>), the busy
+#: messages' due (IP#<address>, MSGS), its open connections (IP#<address>, OPEN).
 KEY = "pk"
 SORT = "sk"
 ROOM_SORT = "ROOM"
@@ -43,6 +59,13 @@ WRITTEN_AT = "g"
 JOURNAL = "j"
 #: Connections expire with their room at the latest (API Gateway caps them at 2 h).
 CONNECTION_TTL_SECONDS = 3 * 3600
+MESSAGES_SORT = "MSGS"
+OPEN_SORT = "OPEN"
+#: On an address's OPEN item, ``o#<connection id>``: when that connection opened; ``n``
+#: counts them.
+PLACE_PREFIX = "o#"
+#: Conditional writes one message may make for its paces when containers race for them.
+PACE_ATTEMPTS = 3
 
 
 def table_name() -> str:
@@ -290,7 +313,7 @@ class DynamoConnections(Connections):
         self.clock = clock or time.time
 
     def bind(self, connection_id: str, binding: Binding) -> None:
-        # An update, not a put: the item may already hold the connection's message counter.
+        # An update, not a put: the item may already hold the dues of the connection's paces.
         expires = int(self.clock()) + CONNECTION_TTL_SECONDS
         aws_client.client("dynamodb").update_item(
             TableName=self.table, Key=_connection_key(connection_id),
@@ -310,50 +333,125 @@ class DynamoConnections(Connections):
         )
         return _binding(item)
 
-    def arrive(self, connection_id: str, now: float,
-               defer=None) -> tuple[Binding | None, bool]:  # fmt: skip
-        """One UpdateItem in place of lookup's GetItem: count the message (ADD n), note
-        its windows, and read the binding and the counter as they were (ALL_OLD). A
-        second write only when a window restarts (ratelimit.count_message: at most once
-        per third of a window's limit of messages); nothing decided here waits for it
-        (``defer``)."""
-        db, key, size = (
-            aws_client.client("dynamodb"),
-            _connection_key(connection_id),
-            len(CONNECTION_WINDOWS),
-        )
-        lasts = {f":l{i}": {"N": str(window_of(now, seconds))}
-                 for i, (seconds, _) in enumerate(CONNECTION_WINDOWS)}  # fmt: skip
-        old = db.update_item(
-            TableName=self.table, Key=key, ReturnValues="ALL_OLD",
-            UpdateExpression=f"SET {', '.join(f'l{i} = :l{i}' for i in range(size))}, "
-                             "expires_at = if_not_exists(expires_at, :expires_at) ADD n :one",
-            ExpressionAttributeValues={
-                **lasts, ":one": {"N": "1"},
-                ":expires_at": {"N": str(int(now) + CONNECTION_TTL_SECONDS)},
-            },
-        ).get("Attributes", {})  # fmt: skip
+    def arrive(self, connection_id: str, now: float, known: Dues | None = None) -> Arrival:
+        """One conditional UpdateItem in place of lookup's GetItem: the message moves the
+        connection's dues on (ratelimit.py) if its limit lets it through, and the item as
+        written (ALL_NEW) holds the binding too. A refused message writes nothing."""
+        allowed, dues, standings, item = self._paced(
+            _connection_key(connection_id), CONNECTION_PACES, LIMIT, now, known,
+            ("expires_at = if_not_exists(expires_at, :expires_at)",
+             {":expires_at": {"N": str(int(now) + CONNECTION_TTL_SECONDS)}}),
+        )  # fmt: skip
+        busy = allowed and standings[QUIET] is Standing.OVER
+        return Arrival(allowed, dues, _binding(item) if allowed else None, busy)
 
-        def number(name: str) -> int | None:
-            return int(old[name]["N"]) if name in old else None
+    def pace_address(self, address: str, now: float, known: Dues | None = None) -> Paced:
+        allowed, dues, _, _ = self._paced(
+            _address_key(address, MESSAGES_SORT), ADDRESS_PACES, ADDRESS, now, known,
+            ("expires_at = :expires_at",
+             {":expires_at": {"N": str(int(now) + COUNTER_TTL_SECONDS)}}),
+        )  # fmt: skip
+        return Paced(allowed, dues)
 
-        n = (number("n") or 0) + 1
-        bases = [number(f"b{i}") or 0 for i in range(size)]
-        allowed, restarts = count_message(n, bases, [number(f"l{i}") for i in range(size)], now)
-        if restarts:
-            restart = functools.partial(
-                db.update_item, TableName=self.table, Key=key,
-                UpdateExpression="SET " + ", ".join(f"b{i} = :b{i}" for i in restarts),
-                ExpressionAttributeValues={f":b{i}": {"N": str(base)}
-                                           for i, base in restarts.items()},
+    def _paced(self, key: dict[str, Any], paces: dict[str, Pace], refusing: str, now: float,
+               known: Dues | None, also: tuple[str, dict[str, Any]],
+               ) -> tuple[bool, Dues, dict[str, Standing], dict[str, Any]]:  # fmt: skip
+        """Judge a message against the paces stored on ``key`` with ONE conditional write
+        in the usual case. The write is built for the standing each pace is guessed to be
+        in (``known``, what this container last saw; else caught up, as a phone that sends
+        little always is), and its condition holds only in that standing: two containers
+        racing both move a due on (``due + interval`` is atomic), none can take a place
+        that is not there. A wrong guess fails and returns the item as it is (ALL_OLD):
+        the next try is built from it. Refused: the ``refusing`` pace is over."""
+        db = aws_client.client("dynamodb")
+        now_ms = in_ms(now)
+        guess: Dues = dict(known or {})
+        item: dict[str, Any] = {}
+        for _ in range(PACE_ATTEMPTS):
+            standings = judge(paces, guess, now_ms)
+            if standings[refusing] is Standing.OVER:
+                return False, guess, standings, item
+            write = _pace_write(paces, standings, now_ms)
+            update, values = also
+            try:
+                item = db.update_item(
+                    TableName=self.table, Key=key, ReturnValues="ALL_NEW",
+                    ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                    UpdateExpression=f"SET {write.sets}, {update}",
+                    ConditionExpression=write.condition,
+                    ExpressionAttributeNames=write.names,
+                    ExpressionAttributeValues={**write.values, **values},
+                )["Attributes"]  # fmt: skip
+                return True, _dues_of(item, paces), standings, item
+            except db.exceptions.ConditionalCheckFailedException as failed:
+                item = failed.response.get("Item", {})
+                guess = _dues_of(item, paces)
+        # Containers racing for one stream this hard are judging a flood: refused.
+        return False, guess, judge(paces, guess, now_ms), item
+
+    def open_connection(self, address: str, connection_id: str, now: float, cap: int) -> bool:
+        """ADD 1 to the address's count of open places and SET the connection's own place
+        (its open time), on one item, if the count is under ``cap``: atomic, so racing
+        connects never pass it. Full: places older than a connection can live are given
+        up (one write), then the connect is tried once more."""
+        db = aws_client.client("dynamodb")
+        key = _address_key(address, OPEN_SORT)
+        place = _place_name(connection_id)
+        for attempt in range(2):
+            try:
+                db.update_item(
+                    TableName=self.table, Key=key, ReturnValuesOnConditionCheckFailure="ALL_OLD",
+                    UpdateExpression="SET #place = :now, expires_at = :expires_at ADD n :one",
+                    ConditionExpression="attribute_not_exists(#place) AND "
+                                        "(attribute_not_exists(n) OR n < :cap)",
+                    ExpressionAttributeNames={"#place": place},
+                    ExpressionAttributeValues={
+                        ":now": {"N": str(int(now))}, ":one": {"N": "1"}, ":cap": {"N": str(cap)},
+                        ":expires_at": {"N": str(int(now) + CONNECTION_LIFETIME_SECONDS
+                                                 + COUNTER_TTL_SECONDS)},
+                    },
+                )  # fmt: skip
+                return True
+            except db.exceptions.ConditionalCheckFailedException as failed:
+                item = failed.response.get("Item", {})
+            if place in item:
+                return True
+            left = [name for name, value in item.items() if name.startswith(PLACE_PREFIX)
+                    and int(value["N"]) < now - CONNECTION_LIFETIME_SECONDS]  # fmt: skip
+            if attempt or not left:
+                return False
+            self._give_up(key, left)
+        return False
+
+    def _give_up(self, key: dict[str, Any], places: list[str]) -> None:
+        """Remove places a lost $disconnect left, and take them off the count, if they are
+        all still there (else another container did it)."""
+        names = {f"#p{i}": place for i, place in enumerate(places)}
+        db = aws_client.client("dynamodb")
+        with contextlib.suppress(db.exceptions.ConditionalCheckFailedException):
+            db.update_item(
+                TableName=self.table, Key=key, ExpressionAttributeNames=names,
+                UpdateExpression=f"REMOVE {', '.join(names)} ADD n :less",
+                ConditionExpression=" AND ".join(f"attribute_exists({n})" for n in names),
+                ExpressionAttributeValues={":less": {"N": str(-len(places))}},
             )  # fmt: skip
-            (defer or _at_once)(restart)
-        return _binding(old), allowed
+
+    def close_connection(self, address: str, connection_id: str) -> None:
+        db = aws_client.client("dynamodb")
+        # No place held (refused at $connect, or given up as left): nothing to give back.
+        with contextlib.suppress(db.exceptions.ConditionalCheckFailedException):
+            db.update_item(
+                TableName=self.table, Key=_address_key(address, OPEN_SORT),
+                UpdateExpression="REMOVE #place ADD n :less",
+                ConditionExpression="attribute_exists(#place)",
+                ExpressionAttributeNames={"#place": _place_name(connection_id)},
+                ExpressionAttributeValues={":less": {"N": "-1"}},
+            )  # fmt: skip
 
     def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
         item = aws_client.client("dynamodb").update_item(
             TableName=self.table, ReturnValues="UPDATED_NEW",
-            Key={KEY: {"S": f"IP#{address}"}, SORT: {"S": f"{kind}#{window_start}"}},
+            Key=_address_key(address, f"{kind}#{window_start}"),
             UpdateExpression="SET expires_at = :expires_at ADD n :one",
             ExpressionAttributeValues={":one": {"N": "1"},
                                        ":expires_at": {"N": str(expires_at)}},
@@ -366,8 +464,56 @@ class DynamoConnections(Connections):
         )
 
 
-def _at_once(write) -> None:
-    write()
+@dataclass(frozen=True)
+class _PaceWrite:
+    sets: str
+    condition: str
+    names: dict[str, str]
+    values: dict[str, Any]
+
+
+def _pace_write(paces: dict[str, Pace], standings: dict[str, Standing], now_ms: int) -> _PaceWrite:
+    """The SET and the condition that move each pace's due on from the standing it is
+    guessed to be in (ratelimit.next_due), and hold only in that standing."""
+    names: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    sets, conditions = [], []
+    for i, (name, pace) in enumerate(paces.items()):
+        due, edge = f"#p{i}", {"N": str(now_ms + pace.tolerance_ms)}
+        names[due] = name
+        found = standings[name]
+        furthest = {"N": str(furthest_due(pace, now_ms))}
+        if found is Standing.CAUGHT_UP:
+            conditions.append(f"(attribute_not_exists({due}) OR {due} <= :now)")
+            values[":now"] = {"N": str(now_ms)}
+        elif found is Standing.ANOTHER_CLOCK:
+            conditions.append(f"{due} > :far{i}")
+            values[f":far{i}"] = furthest
+        elif found is Standing.AHEAD:
+            conditions.append(f"({due} > :now AND {due} <= :edge{i})")
+            sets.append(f"{due} = {due} + :step{i}")
+            values |= {":now": {"N": str(now_ms)}, f":edge{i}": edge,
+                       f":step{i}": {"N": str(pace.interval_ms)}}  # fmt: skip
+        else:  # a pace that only tells (QUIET): over it, its due stays
+            conditions.append(f"({due} > :edge{i} AND {due} <= :far{i})")
+            values |= {f":edge{i}": edge, f":far{i}": furthest}
+        if found in (Standing.CAUGHT_UP, Standing.ANOTHER_CLOCK):
+            sets.append(f"{due} = :next{i}")
+            values[f":next{i}"] = {"N": str(now_ms + pace.interval_ms)}
+    return _PaceWrite(", ".join(sets), " AND ".join(conditions), names, values)
+
+
+def _dues_of(item: dict[str, Any], paces: dict[str, Pace]) -> Dues:
+    return {name: int(item[name]["N"]) for name in paces if name in item}
+
+
+def _address_key(address: str, sort: str) -> dict[str, dict[str, str]]:
+    return {KEY: {"S": f"IP#{address}"}, SORT: {"S": sort}}
+
+
+def _place_name(connection_id: str) -> str:
+    """The attribute of an address's OPEN item that holds one connection's place."""
+    return f"{PLACE_PREFIX}{connection_id}"
 
 
 def _binding(item: dict[str, Any] | None) -> Binding | None:

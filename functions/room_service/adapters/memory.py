@@ -13,8 +13,20 @@ from ..domain.room import (
     stored_submission,
 )
 from ..service.commands import TimerMessage
-from .ports import Connections, Metrics, Pusher, RoomStore, Timers
-from .ratelimit import CONNECTION_WINDOWS, count_message, window_of
+from .ports import Arrival, Connections, Metrics, Paced, Pusher, RoomStore, Timers
+from .ratelimit import (
+    ADDRESS,
+    ADDRESS_PACES,
+    CONNECTION_LIFETIME_SECONDS,
+    CONNECTION_PACES,
+    LIMIT,
+    QUIET,
+    Dues,
+    Standing,
+    in_ms,
+    judge,
+    next_due,
+)
 from .wire import PAD, frame_bytes
 
 
@@ -106,15 +118,21 @@ class MemoryRoomStore(RoomStore):
 
 
 class MemoryConnections(Connections):
-    """Bindings and the rate counters of dynamodb.DynamoConnections, in one process; share one
-    between several services to play several Lambda containers."""
+    """Bindings, paces and per-address counters of dynamodb.DynamoConnections, in one
+    process; share one between several services to play several Lambda containers."""
 
     def __init__(self) -> None:
         self.bound: dict[str, Binding] = {}
-        #: connection id → (n, bases, lasts) (see ratelimit.count_message)
-        self.counters: dict[str, list] = {}
+        #: connection id → its paces' dues (ratelimit.CONNECTION_PACES)
+        self.dues: dict[str, Dues] = {}
+        #: address → its busy messages' due (ratelimit.ADDRESS_PACES)
+        self.address_dues: dict[str, Dues] = {}
+        #: address → {connection id: when it opened}
+        self.open: dict[str, dict[str, float]] = {}
         #: (address, kind, window start) → count
         self.hits: dict[tuple[str, str, int], int] = {}
+        #: every arrive and pace_address: what a DynamoDB table would be asked
+        self.calls = 0
         self._lock = threading.Lock()
 
     def bind(self, connection_id: str, binding: Binding) -> None:
@@ -125,24 +143,57 @@ class MemoryConnections(Connections):
 
     def unbind(self, connection_id: str) -> None:
         self.bound.pop(connection_id, None)
-        self.counters.pop(connection_id, None)  # DynamoDB deletes the item: counter and all
+        self.dues.pop(connection_id, None)  # DynamoDB deletes the item: dues and all
 
-    def arrive(self, connection_id: str, now: float,
-               defer=None) -> tuple[Binding | None, bool]:  # fmt: skip
+    def arrive(self, connection_id: str, now: float, known: Dues | None = None) -> Arrival:
         with self._lock:
-            size = len(CONNECTION_WINDOWS)
-            n, bases, lasts = self.counters.get(connection_id, (0, [0] * size, [None] * size))
-            allowed, restarts = count_message(n + 1, bases, lasts, now)
-            bases = [restarts.get(i, base) for i, base in enumerate(bases)]
-            lasts = [window_of(now, seconds) for seconds, _ in CONNECTION_WINDOWS]
-            self.counters[connection_id] = (n + 1, bases, lasts)
-        return self.bound.get(connection_id), allowed
+            self.calls += 1
+            allowed, dues, standings = _paced(self.dues, connection_id, CONNECTION_PACES,
+                                              LIMIT, now)  # fmt: skip
+        busy = allowed and standings[QUIET] is Standing.OVER
+        return Arrival(allowed, dues, self.bound.get(connection_id), busy)
+
+    def pace_address(self, address: str, now: float, known: Dues | None = None) -> Paced:
+        with self._lock:
+            self.calls += 1
+            allowed, dues, _ = _paced(self.address_dues, address, ADDRESS_PACES, ADDRESS, now)
+        return Paced(allowed, dues)
+
+    def open_connection(self, address: str, connection_id: str, now: float, cap: int) -> bool:
+        with self._lock:
+            places = self.open.setdefault(address, {})
+            if connection_id not in places and len(places) >= cap:
+                oldest = now - CONNECTION_LIFETIME_SECONDS
+                for left in [c for c, opened in places.items() if opened < oldest]:
+                    del places[left]
+            if connection_id not in places and len(places) >= cap:
+                return False
+            places.setdefault(connection_id, now)
+            return True
+
+    def close_connection(self, address: str, connection_id: str) -> None:
+        with self._lock:
+            self.open.get(address, {}).pop(connection_id, None)
 
     def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:
         with self._lock:
             key = (address, kind, window_start)
             self.hits[key] = self.hits.get(key, 0) + 1
             return self.hits[key]
+
+
+def _paced(stored: dict[str, Dues], stream: str, paces: dict, refusing: str,
+           now: float) -> tuple[bool, Dues, dict[str, Standing]]:  # fmt: skip
+    """Judge a message on ``stream``'s stored dues (as DynamoDB's conditional write does):
+    refused if the ``refusing`` pace is over; else every pace not over moves on."""
+    now_ms = in_ms(now)
+    dues = stored.get(stream, {})
+    standings = judge(paces, dues, now_ms)
+    if standings[refusing] is Standing.OVER:
+        return False, dict(dues), standings
+    moved = {name: next_due(pace, dues.get(name), now_ms) for name, pace in paces.items()}
+    stored[stream] = dues = {**dues, **{n: due for n, due in moved.items() if due is not None}}
+    return True, dict(dues), standings
 
 
 class MemoryPusher(Pusher):

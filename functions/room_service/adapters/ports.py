@@ -4,11 +4,30 @@ apigateway.py, sqs.py; the metrics live with the Lambda wiring). One contract te
 suite (tests/service/test_adapter_contract.py) runs the same checks on both stores."""
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ..domain.room import Binding, Room, Submission
 from ..service.commands import TimerMessage
+from .ratelimit import Dues
+
+
+@dataclass(frozen=True)
+class Paced:
+    """A message judged against a stream's stored paces: let through or not, and the dues
+    as stored after it (as found, if refused), which the container may remember."""
+
+    allowed: bool
+    dues: Dues
+
+
+@dataclass(frozen=True)
+class Arrival(Paced):
+    """A message judged on its connection: also its binding, and whether it was past the
+    connection's quiet share (ratelimit.QUIET_PACE)."""
+
+    binding: Binding | None = None
+    busy: bool = False
 
 
 class RoomStore(ABC):
@@ -65,13 +84,28 @@ class Connections(ABC):
     def unbind(self, connection_id: str) -> None: ...
 
     @abstractmethod
-    def arrive(self, connection_id: str, now: float,
-               defer: Callable[[Callable[[], None]], None] | None = None,
-               ) -> tuple[Binding | None, bool]:  # fmt: skip
-        """``lookup`` for a message, counting it in the connection's windows (ratelimit.py:
-        CONNECTION_WINDOWS): the binding, and False if the message is over a limit.
-        ``defer``: given a write the answer does not depend on (a window's restart), to
-        make while the message is answered; without it the write is made at once."""
+    def arrive(self, connection_id: str, now: float, known: Dues | None = None) -> Arrival:
+        """``lookup`` for a message, judged against the connection's paces where every
+        container sees them (ratelimit.py: CONNECTION_PACES, with a condition, so two
+        containers cannot both take its last place): its binding, whether it is let
+        through, whether it is past the quiet share (``busy``: it then counts against its
+        address), and the dues as stored after it (or as found, if refused). ``known``:
+        the dues this container last saw (a guess that saves a round trip)."""
+
+    @abstractmethod
+    def pace_address(self, address: str, now: float, known: Dues | None = None) -> Paced:
+        """One busy message from ``address`` judged against ADDRESS_PACE, across all of its
+        connections and containers (as ``arrive``)."""
+
+    @abstractmethod
+    def open_connection(self, address: str, connection_id: str, now: float, cap: int) -> bool:
+        """Hold a place for an open connection from ``address``; False if it already has
+        ``cap`` (places older than ratelimit.CONNECTION_LIFETIME_SECONDS, left by a lost
+        $disconnect, are given up first). Holding one already is fine."""
+
+    @abstractmethod
+    def close_connection(self, address: str, connection_id: str) -> None:
+        """Give the connection's place back (nothing if it holds none)."""
 
     @abstractmethod
     def hit(self, address: str, kind: str, window_start: int, expires_at: int) -> int:

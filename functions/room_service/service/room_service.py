@@ -13,7 +13,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +43,14 @@ from ..domain.room import (
     watcher_binding,
 )
 from . import commands, replies
-from .admission import Admission, Refused, TooManyConnections, TooManyJoins, TooManyRooms
+from .admission import (
+    Admission,
+    RateLimited,
+    Refused,
+    TooManyConnections,
+    TooManyJoins,
+    TooManyRooms,
+)
 from .change import Change, Commit, Pong, no_change
 from .commands import (
     AwayCheckTimer,
@@ -123,6 +130,7 @@ class RoomService(LobbyHandlers, GameHandlers):
                 f"{CONNECTS_PER_IP_PER_MINUTE} a minute. Try again in a minute."
             )
         if not room_code and not token:
+            self.admission.open_connection(source_ip, connection_id)
             return
         if not (room_code and token):
             raise Refused("Reconnecting needs both the room code and the seat token.")
@@ -131,13 +139,16 @@ class RoomService(LobbyHandlers, GameHandlers):
         seat = room.seat_by_token(token) if room else None
         if seat is None:
             raise Refused("That seat token is not valid for this room.")
+        self.admission.open_connection(source_ip, connection_id)  # a refused one holds none
         # The seat is not taken over here: API Gateway answers 410 to posts while $connect
         # runs, and a push from another cat's move would then free the seat again. The
         # connection takes its seat with its first message (the phone pings at once).
         self.ports.connections.bind(connection_id, Binding(code, seat.name, seat.token_hash))
 
-    def disconnect(self, connection_id: str) -> None:
-        """``$disconnect`` (best effort): free the seat's connection; start the host's grace."""
+    def disconnect(self, connection_id: str, source_ip: str | None = None) -> None:
+        """``$disconnect`` (best effort): free the seat's connection and its place among its
+        address's open connections; start the host's grace."""
+        self.admission.close_connection(source_ip, connection_id)
         where = self.ports.connections.lookup(connection_id)
         self.ports.connections.unbind(connection_id)
         if where is not None and where.watching:
@@ -148,25 +159,33 @@ class RoomService(LobbyHandlers, GameHandlers):
             )
 
     def message(self, connection_id: str, body: str | bytes | None,
-                source_ip: str | None = None) -> None:  # fmt: skip
+                source_ip: str | None = None, waited: float = 0.0) -> None:  # fmt: skip
         """A frame from a phone. Errors go back to the sender only; nothing else changes.
-        ``source_ip``: the caller's address from the request context (see ``connect``)."""
+        ``source_ip``: the caller's address from the request context (see ``connect``).
+        ``waited``: how long (game seconds) the frame waited between API Gateway and this
+        call: its pace is judged by when it was sent (ratelimit.py)."""
+        arrived = self.clock() - max(0.0, waited)
         command = None
         try:
-            self.admission.allow(connection_id)
+            self.admission.refuse_early(connection_id, source_ip, arrived)
             command = commands.parse_client_message(body)
             if isinstance(command, Cover):
-                return  # counted by the admission above; it asks nothing, so nothing answers
+                # It asks nothing, so nothing answers, and it reaches no table: it is
+                # paced in this container's memory alone.
+                self.admission.pace_locally(connection_id, arrived)
+                return
             if isinstance(command, CreateRoom):
-                self._create_room(connection_id, command, source_ip)
+                self._create_room(connection_id, command, source_ip, arrived)
             elif isinstance(command, Join):
-                self._join(connection_id, command, source_ip)
+                self._join(connection_id, command, source_ip, arrived)
             elif isinstance(command, Watch):
-                self._watch(connection_id, command, source_ip)
+                self._watch(connection_id, command, source_ip, arrived)
             else:
-                self._as_seat(connection_id, command)
+                self._as_seat(connection_id, command, source_ip, arrived)
         except GameError as exc:
             self.metrics.count("RejectedMessages")
+            if isinstance(exc, RateLimited) and not exc.answered:
+                return  # told less than a second ago: a flood's frames get no post each
             refusal = replies.error_message(exc, commands.action_of(command))
             self._send(connection_id, refusal, getattr(exc, REFUSED_IN, None))
 
@@ -188,32 +207,15 @@ class RoomService(LobbyHandlers, GameHandlers):
         return self.unit_of_work.load(normalise_code(code)).room
 
     # == commands of a seat ==================================================================
-    def _as_seat(self, connection_id: str, command: Any) -> None:
+    def _as_seat(self, connection_id: str, command: Any, source_ip: str | None,
+                 arrived: float) -> None:  # fmt: skip
         """A command from a seated phone: its handler runs on the seat its binding holds.
-        The message is counted on the connection's item while the room it names is read,
-        and a write that can wait (a rate window's restart) is made while it is answered
-        (issue 16: the phone waits for one round trip before its move's write, not three)."""
-        later: list[Future] = []
+        The message is paced on the connection's item while the room it names is read
+        (issue 16: the phone waits for one round trip before its move's write, not two)."""
         with ThreadPoolExecutor(1) as alongside:
-            try:
-                binding, loaded = self._arrive_reading(
-                    connection_id, command.room, alongside,
-                    defer=lambda write: later.append(alongside.submit(write)),
-                )  # fmt: skip
-                self._act_as_seat(connection_id, command, binding, loaded)
-            finally:
-                self._settle(later)
-
-    def _settle(self, later: list[Future]) -> None:
-        """Wait for the writes made while the message was answered. One that failed is
-        counted and logged, not raised: the message's own outcome stands (a lost window
-        restart leaves the window's base as it was, as a failed restart always did)."""
-        for write in later:
-            try:
-                write.result()
-            except Exception:
-                self.metrics.count("DeferredWritesFailed")
-                logger.exception("a write made while a message was answered failed")
+            binding, loaded = self._arrive_reading(connection_id, command.room, alongside,
+                                                   source_ip, arrived)  # fmt: skip
+        self._act_as_seat(connection_id, command, binding, loaded)
 
     def _act_as_seat(self, connection_id: str, command: Any, binding: Binding | None,
                      loaded: Loaded | None) -> None:  # fmt: skip
@@ -259,17 +261,16 @@ class RoomService(LobbyHandlers, GameHandlers):
             raise
 
     def _arrive_reading(self, connection_id: str, named: str | None,
-                        alongside: ThreadPoolExecutor,
-                        defer: Callable[[Callable[[], None]], None],
+                        alongside: ThreadPoolExecutor, source_ip: str | None, arrived: float,
                         ) -> tuple[Binding | None, Loaded | None]:  # fmt: skip
-        """The connection's binding (its message counted where every container sees it)
+        """The connection's binding (its message paced where every container sees it)
         and, read at the same time, the room the phone named: one round trip for both
         (issue 16). The read counts only if it is the binding's room; the binding alone
         says which seat speaks, so naming another room reads it for nothing."""
         code = normalise_code(named or "")
         if not could_be_code(code):  # no room named, or none the server made: no read
-            return self.admission.arrive(connection_id, defer), None
-        arriving = alongside.submit(self.admission.arrive, connection_id, defer)
+            return self.admission.arrive(connection_id, source_ip, arrived), None
+        arriving = alongside.submit(self.admission.arrive, connection_id, source_ip, arrived)
         loaded = None
         try:
             loaded = self.unit_of_work.load(code)
@@ -312,10 +313,11 @@ class RoomService(LobbyHandlers, GameHandlers):
         return Change(write=False, push_views=False, direct=[(connection_id, m) for m in parts])
 
     # == create and join ===================================================================
-    def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None) -> None:
+    def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None,
+                     arrived: float) -> None:  # fmt: skip
         game = game_of(msg.game)
         settings = commands.chosen_settings(game, msg)
-        if self.admission.arrive(connection_id):
+        if self.admission.arrive(connection_id, source_ip, arrived):
             raise IllegalAction("This connection is already in a room.", code="already_in_room")
         if self.admission.over(source_ip, "ROOMS", 3600, ROOMS_PER_IP_PER_HOUR):
             raise TooManyRooms(
@@ -343,10 +345,11 @@ class RoomService(LobbyHandlers, GameHandlers):
         created = Change(direct=[(connection_id, joined)])
         self._deliver(Commit(room, created, self.unit_of_work.stamp()))
 
-    def _arrive_new(self, connection_id: str, source_ip: str | None) -> None:
-        """A join or a watch: counted on the connection (it must not be in a room yet) and
-        against its address's join attempts (both tell a stranger whether a code is a room)."""
-        if self.admission.arrive(connection_id):
+    def _arrive_new(self, connection_id: str, source_ip: str | None, arrived: float) -> None:
+        """A join or a watch: paced on the connection (it must not be in a room yet) and
+        counted against its address's join attempts (both tell a stranger whether a code is
+        a room)."""
+        if self.admission.arrive(connection_id, source_ip, arrived):
             raise IllegalAction("This connection is already in a room.", code="already_in_room")
         if self.admission.over(source_ip, "JOINS", 3600, JOIN_ATTEMPTS_PER_IP_PER_HOUR):
             raise TooManyJoins(
@@ -355,8 +358,8 @@ class RoomService(LobbyHandlers, GameHandlers):
                 params={"n": JOIN_ATTEMPTS_PER_IP_PER_HOUR},
             )
 
-    def _join(self, connection_id: str, msg: Join, source_ip: str | None) -> None:
-        self._arrive_new(connection_id, source_ip)
+    def _join(self, connection_id: str, msg: Join, source_ip: str | None, arrived: float) -> None:
+        self._arrive_new(connection_id, source_ip, arrived)
         token = new_token()
         token_hash = hash_token(token)
         code = normalise_code(msg.room)
@@ -385,12 +388,13 @@ class RoomService(LobbyHandlers, GameHandlers):
         self.ports.connections.bind(connection_id, Binding(code, msg.name, token_hash))
 
     # == table screens (issue 15) ==========================================================
-    def _watch(self, connection_id: str, msg: Watch, source_ip: str | None) -> None:
+    def _watch(self, connection_id: str, msg: Watch, source_ip: str | None,
+               arrived: float) -> None:  # fmt: skip
         """A table screen: the connection watches the room with no seat and no token; it is
         sent the public view now and whenever that changes (delivery._push_watchers). It
         must carry the room's table key (issue 32: only the host's lobby shows it); without
         it, or with another, it is refused and no screen is let go (table_screens.py)."""
-        self._arrive_new(connection_id, source_ip)
+        self._arrive_new(connection_id, source_ip, arrived)
         if not msg.key:
             raise table_screens.TableKeyMissing()
         code = normalise_code(msg.room)
@@ -465,7 +469,7 @@ class RoomService(LobbyHandlers, GameHandlers):
             if where:
                 self._forget(where.room, [gone])  # which unbinds it too
             else:
-                self.ports.connections.unbind(gone)  # its item may hold rate counters
+                self.ports.connections.unbind(gone)  # its item may hold its paces' dues
 
     def _forget(self, code: str, gone: list[str]) -> None:
         """410 on a push: those connections are gone; their seats are freed (a unit of work
