@@ -70,12 +70,17 @@ def test_functions_run_a_current_python_and_never_ship_the_repo_root(template):
 
 def test_manage_connections_is_allowed_on_this_api_only(template):
     """Which actions the policy grants is proven against the handlers' recorded calls
-    (tests/integration/test_iam_policy.py); here, that pushes reach only this API's stage."""
+    (tests/integration/test_iam_policy.py); here, that pushes (POST) and hang-ups (DELETE:
+    a kicked phone) reach only this API's stage."""
     policy = template["Resources"]["GameServicePolicy"]["Properties"]["PolicyDocument"]
     (statement,) = [
         s for s in policy["Statement"] if s["Action"] == "execute-api:ManageConnections"
     ]
-    assert "${WebSocketApi}/${Stage}/POST/@connections/*" in statement["Resource"]["Fn::Sub"]
+    resources = [resource["Fn::Sub"] for resource in statement["Resource"]]
+    assert [r.split(":")[-1] for r in resources] == [
+        "${WebSocketApi}/${Stage}/POST/@connections/*",
+        "${WebSocketApi}/${Stage}/DELETE/@connections/*",
+    ]
 
 
 def test_timers_come_from_sqs_with_partial_batches_and_a_dead_letter_queue(template):

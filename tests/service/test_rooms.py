@@ -213,6 +213,18 @@ def test_a_kicked_cat_is_kept_out_by_name_for_the_ban_time_then_may_return():
     assert seated(h) == ["Ann", "Bo", "Cy", "Eve"]
 
 
+def test_a_kicked_phone_is_told_why_then_its_socket_is_closed():
+    """Issue 37: the kicked phone's socket was left open (billed by the minute until it
+    idled out); it is closed (DeleteConnection) after the kick's message, and no one
+    else's is."""
+    h = lobby(["Ann", "Bo", "Cy", "Eve"])
+    send(h, "Ann", action="kick", target="Eve")
+    assert h.pusher.last("Eve", "error")["code"] == "kicked"
+    assert h.pusher.hung_up == ["Eve"]
+    send(h, "Ann", action="kick", target="Eve")  # no longer seated: refused, nothing closed
+    assert h.pusher.hung_up == ["Eve"]
+
+
 def test_a_kicked_cat_is_kept_out_by_address_under_another_name():
     h = lobby(["Ann", "Bo", "Cy"])
     assert join(h, "troll", "Troll", ip="203.0.113.9") is None

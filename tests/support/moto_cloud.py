@@ -12,7 +12,10 @@ from unittest import mock
 
 import boto3
 from moto import mock_aws
-from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
+from moto.apigatewaymanagementapi.models import (
+    ApiGatewayManagementApiBackend,
+    apigatewaymanagementapi_backends,
+)
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.core.botocore_stubber import BotocoreStubber
 from moto.sqs.models import sqs_backends
@@ -47,11 +50,14 @@ CONTEXT = SimpleNamespace(function_name="test", memory_limit_in_mb=256, aws_requ
 @contextmanager
 def moto_cloud() -> Iterator["Cloud"]:
     """moto's DynamoDB table and timer queue, the handlers' environment, a fake clock."""
+    _CLOSED_CONNECTIONS_DATA.clear()
     env = {"AWS_DEFAULT_REGION": REGION, "AWS_ACCESS_KEY_ID": "testing",
            "AWS_SECRET_ACCESS_KEY": "testing", "TABLE_NAME": TABLE,
            "WEBSOCKET_ENDPOINT": "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"}  # fmt: skip
     with mock.patch.dict(os.environ, env), mock_aws(), \
-            mock.patch.object(BotocoreStubber, "process_request", _atomic_request):  # fmt: skip
+            mock.patch.object(BotocoreStubber, "process_request", _atomic_request), \
+            mock.patch.object(ApiGatewayManagementApiBackend, "delete_connection",
+                              _closed_keeps_what_it_was_sent):  # fmt: skip
         aws_client.client.cache_clear()
         lambda_app._service.cache_clear()
         db = boto3.client("dynamodb")
@@ -69,6 +75,16 @@ def moto_cloud() -> Iterator["Cloud"]:
             finally:
                 aws_client.client.cache_clear()
                 lambda_app._service.cache_clear()
+
+
+#: What connections the server closed (DeleteConnection: a kicked phone) had been sent,
+#: which moto forgets with the connection: a test reads a closed phone's last words.
+_CLOSED_CONNECTIONS_DATA: dict[str, bytes] = {}
+
+
+def _closed_keeps_what_it_was_sent(backend, connection_id: str) -> None:
+    if connection_id in backend.connections:
+        _CLOSED_CONNECTIONS_DATA[connection_id] = backend.connections.pop(connection_id).data
 
 
 class Cloud:
@@ -103,7 +119,10 @@ class Cloud:
         """Every message posted to the connection, each parsed once: moto concatenates
         posts with no delimiter, so only the bytes added since the last call are decoded."""
         backend = apigatewaymanagementapi_backends[DEFAULT_ACCOUNT_ID][REGION]
-        raw = backend.connections[connection].data if connection in backend.connections else b""
+        if connection in backend.connections:
+            raw = backend.connections[connection].data
+        else:  # closed by the server, or never sent anything
+            raw = _CLOSED_CONNECTIONS_DATA.get(connection, b"")
         done, parsed = self.read_upto.get(connection, (0, []))
         if len(raw) > done:
             text, index, decoder = raw[done:].decode(), 0, json.JSONDecoder()

@@ -1,5 +1,6 @@
 """The Pusher port over the API Gateway management API (posts to WebSocket connections)."""
 
+import contextlib
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -37,6 +38,11 @@ class ApiGatewayPusher(Pusher):
             with ThreadPoolExecutor(min(PUSH_THREADS, len(messages))) as pool:
                 results = list(pool.map(post, messages))
         return [connection_id for connection_id in results if connection_id]
+
+    def hang_up(self, connection_id: str) -> None:
+        api = aws_client.client("apigatewaymanagementapi", self.endpoint_url)
+        with contextlib.suppress(api.exceptions.GoneException):  # closed already: as asked
+            api.delete_connection(ConnectionId=connection_id)
 
 
 def management_endpoint(domain_name: str, stage: str) -> str:

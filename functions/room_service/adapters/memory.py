@@ -206,6 +206,11 @@ class MemoryPusher(Pusher):
         self.sent: dict[str, list[dict[str, Any]]] = {}
         self.pushes: list[list[tuple[str, int]]] = []
         self.gone: set[str] = set()
+        #: Connections whose sockets the server closed, in order.
+        self.hung_up: list[str] = []
+
+    def hang_up(self, connection_id: str) -> None:
+        self.hung_up.append(connection_id)
 
     def push(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:
         dropped = []

@@ -118,6 +118,11 @@ class Pusher(ABC):
     def push(self, messages: list[tuple[str, dict[str, Any]]]) -> list[str]:
         """Send each (connection id, message); return the ids found gone (HTTP 410)."""
 
+    @abstractmethod
+    def hang_up(self, connection_id: str) -> None:
+        """Close the connection's socket (API Gateway's DeleteConnection); one already
+        gone is fine."""
+
 
 class Timers(ABC):
     @abstractmethod

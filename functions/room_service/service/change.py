@@ -44,6 +44,10 @@ class Change:
     push_views: bool = True
     #: Connections the change let go (a leave, a kick): unbound once it is written.
     released: list[str] = field(default_factory=list)
+    #: Connections whose sockets are closed once the change is delivered (a kicked phone,
+    #: told why first: left open, its socket would be billed by the minute until it idled
+    #: out, 10 minutes later).
+    hung_up: list[str] = field(default_factory=list)
     submission: PendingMove | None = None
     #: The change only seated a reconnected phone: its command runs next, on its seat.
     then_act: bool = False

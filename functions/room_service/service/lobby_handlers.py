@@ -92,7 +92,8 @@ class LobbyHandlers:
             ),
             None,  # the host's message, not the kicked phone's
         )  # fmt: skip
-        return Change(direct=[(seat.connection, kicked)], released=[seat.connection])
+        return Change(direct=[(seat.connection, kicked)], released=[seat.connection],
+                      hung_up=[seat.connection])  # fmt: skip
 
     def hand_over(self, room: Room, name: str, connection_id: str, msg: HandOver) -> Change:
         lobby.host_only(room, name, "hand over host")

@@ -459,6 +459,8 @@ class RoomService(LobbyHandlers, GameHandlers):
         gone = self.delivery.deliver(commit)
         for connection_id in commit.change.released:
             self.ports.connections.unbind(connection_id)
+        for connection_id in commit.change.hung_up:
+            self.ports.pusher.hang_up(connection_id)
         if gone:
             self._forget(commit.room.code, gone)
 
