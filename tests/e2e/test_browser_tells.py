@@ -53,7 +53,7 @@ def _show(page, language: str, width: int) -> None:
     page.set_viewport_size(SIZES[width])
     if page.evaluate("document.documentElement.lang") != language:
         page.select_option("#language", language)
-        page.wait_for_function(f"document.documentElement.lang === {language!r}")
+        page.wait_for_function("lang => document.documentElement.lang === lang", arg=language)
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
 
 

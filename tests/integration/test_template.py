@@ -154,7 +154,7 @@ def _dry_run(*args: str, **env: str | None) -> str:
     """`make -n` with ``env`` changed (None: unset)."""
     changed = {**os.environ, **env}
     environment = {name: value for name, value in changed.items() if value is not None}
-    return subprocess.run(["make", "-n", *args], cwd=ROOT, check=True, capture_output=True,
+    return subprocess.run(["make", "-n", "--no-print-directory", *args], cwd=ROOT, check=True, capture_output=True,
                           text=True, env=environment).stdout  # fmt: skip
 
 
