@@ -372,6 +372,23 @@ def test_the_alarms_read_the_metrics_the_functions_count_in_their_stacks_namespa
         assert f'"{name}"' in code, f"no function counts {name}"
 
 
+def test_every_metric_an_alarm_combines_is_filled_with_zero(template):
+    """Metric math drops a timestamp where a series it combines has no data point; a
+    function not invoked, or a refusal not counted, has none in a quiet period, and an
+    unfilled sum would then hide the other series' errors: each metric an expression reads
+    is read as FILL(id, 0), never bare."""
+    alarms = [r for r in template["Resources"].values() if r["Type"] == "AWS::CloudWatch::Alarm"
+              and "Metrics" in r["Properties"]]  # fmt: skip
+    assert alarms
+    for alarm in alarms:
+        queries = _queries(alarm)
+        metrics = {id_ for id_, q in queries.items() if "MetricStat" in q}
+        for query in queries.values():
+            expression = query.get("Expression", "")
+            bare = re.sub(r"FILL\(\w+, 0\)", "", expression)
+            assert not metrics & set(re.findall(r"\w+", bare)), expression
+
+
 def test_refused_connects_are_not_server_errors_and_limits_have_their_own_alarm(template):
     """Issue 37: API Gateway counts every 4XX/5XX answer of the $connect function as an
     IntegrationError, refusals included; the functions count those as ConnectRefused, taken
@@ -379,8 +396,10 @@ def test_refused_connects_are_not_server_errors_and_limits_have_their_own_alarm(
     errors = _queries(template["Resources"]["ApiServerErrorsAlarm"])
     returned = [q for q in errors.values() if q.get("ReturnData", True)]
     assert [q["Id"] for q in returned] == ["failures"]
-    assert errors["failures"]["Expression"] == "IF(unrefused > 0, unrefused, 0) + execution"
-    assert errors["unrefused"]["Expression"] == "integration - refused"
+    assert (
+        errors["failures"]["Expression"] == "IF(unrefused > 0, unrefused, 0) + FILL(execution, 0)"
+    )
+    assert errors["unrefused"]["Expression"] == "FILL(integration, 0) - FILL(refused, 0)"
     metric = {id_: q["MetricStat"]["Metric"]["MetricName"] for id_, q in errors.items()
               if "MetricStat" in q}  # fmt: skip
     assert metric == {"integration": "IntegrationError", "execution": "ExecutionError",
@@ -390,7 +409,11 @@ def test_refused_connects_are_not_server_errors_and_limits_have_their_own_alarm(
     queries = _queries(template["Resources"]["PlayersLimitedAlarm"])
     limited = {id_ for id_, q in queries.items() if "MetricStat" in q}
     assert limited and all(id_.startswith("limited") for id_ in limited)
-    assert set(queries["refusals"]["Expression"].split(" + ")) == limited  # each one, once
+    added = [
+        re.fullmatch(r"FILL\((\w+), 0\)", term)
+        for term in queries["refusals"]["Expression"].split(" + ")
+    ]
+    assert all(added) and sorted(m.group(1) for m in added) == sorted(limited)  # each one, once
     # every limit the functions count a refusal of ("…Limited", functions/room_service/
     # service/admission.py), and nothing else
     code = "".join(path.read_text() for path in (ROOT / "functions").rglob("*.py"))
