@@ -127,7 +127,7 @@ def target_of_stack(cloudformation, stack: str, origin: str | None = None) -> Ta
     outputs missing, e.g. a stack whose creation failed)."""
     from botocore.exceptions import ClientError
 
-    from deploy.__main__ import stack_outputs
+    from deploy.stack import stack_outputs
 
     try:
         outputs = stack_outputs(cloudformation, stack)

@@ -185,7 +185,7 @@ class RoomService(LobbyHandlers, GameHandlers):
         except GameError as exc:
             self.metrics.count("RejectedMessages")
             if isinstance(exc, RateLimited) and not exc.answered:
-                return  # told less than a second ago: a flood's frames get no post each
+                return  # told within REFUSAL_NOTICE_SECONDS: a flood's frames get no post each
             refusal = replies.error_message(exc, commands.action_of(command))
             self._send(connection_id, refusal, getattr(exc, REFUSED_IN, None))
 
