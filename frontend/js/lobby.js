@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { GAMES } from "./games.js";
+import { afterSettings } from "./lobby_settings.js";
 import { qrcode } from "../vendor/qrcode.mjs"; // qrcode-generator 2.0.4 (MIT), see frontend/vendor/README.md
 
 // Which of the room's panels (<details>) the player opened: kept across redraws, so a view
@@ -62,17 +63,10 @@ export function lobbyScreen(v, game, ctx) {
       // Why the game cannot start yet: a refusal's code, worded by the phone (never English).
       h("p", { class: v.start_problem ? "problem" : "muted", role: "status" },
         v.start_problem ? t("error_" + v.start_problem.code, v.start_problem.params) : t("ready_to_start")),
-      host ? h("button", { class: "big", id: "start", disabled: Boolean(v.start_problem), onclick: () => startAfterSettings(game, () => ctx.send("start")) },
+      host ? h("button", { class: "big", id: "start", disabled: Boolean(v.start_problem), onclick: () => afterSettings(() => ctx.send("start")) },
         t(v.last_result ? "rematch" : "start"))
         : h("p", { class: "muted" }, t("waiting_for_host"))),
   );
-}
-
-// A game whose settings go one at a time (Catch the Witch's role set) holds Start until the
-// last one tapped is sent and shown, so the game starts with the settings the host sees.
-function startAfterSettings(game, start) {
-  if (game.afterSettings) game.afterSettings(start);
-  else start();
 }
 
 // The game module's words for its seats: "Cats at the table (5/12)" in Catch the Witch,

@@ -4,6 +4,7 @@
 // else's summary.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
+import { sendSettings, settingsShown } from "../../lobby_settings.js";
 
 // engine/burn_the_witch/tables.py: TIMER_SECONDS_MIN 30, _MAX 600, _DEFAULT 120.
 const TIMER_CHOICES = [30, 60, 90, 120, 180, 240, 300, 600];
@@ -12,11 +13,12 @@ export function defaultSettings() {
   return { timers: false, timer_seconds: 120, first_accuser: null };
 }
 
+// `onChange` gets the changed field alone: the caller knows what it builds on.
 function timerFields(settings, onChange) {
   const on = h("input", { type: "checkbox", id: "btw-timers", checked: settings.timers,
-    onchange: () => onChange({ ...settings, timers: on.checked }) });
+    onchange: () => onChange({ timers: on.checked }) });
   const length = h("select", { id: "btw-timer-seconds", disabled: !settings.timers,
-    onchange: () => onChange({ ...settings, timer_seconds: Number(length.value) }) },
+    onchange: () => onChange({ timer_seconds: Number(length.value) }) },
   ...TIMER_CHOICES.map((n) => h("option", { value: n, selected: n === settings.timer_seconds }, t("seconds", { n }))));
   return [h("label", { for: "btw-timers", class: "check" }, on, " ", t("btw_timers")),
     h("label", { for: "btw-timer-seconds" }, t("btw_timer_seconds")), length];
@@ -24,14 +26,17 @@ function timerFields(settings, onChange) {
 
 // The first accuser is picked in the lobby, once the table is known.
 export function createFields(settings, onChange) {
-  return [...timerFields(settings, onChange), h("p", { class: "muted" }, t("btw_first_accuser_in_lobby"))];
+  return [...timerFields(settings, (changed) => onChange({ ...settings, ...changed })),
+    h("p", { class: "muted" }, t("btw_first_accuser_in_lobby"))];
 }
 
+// The host's editor: each change sent at once, one at a time (lobby_settings.js).
 export function lobbySettings(v, ctx) {
-  const settings = { ...defaultSettings(), ...v.settings };
-  const save = (changed) => ctx.send("settings", { settings: changed });
+  const settings = { ...defaultSettings(), ...settingsShown(v) };
+  // A tap lands on what was tapped up to then (taps don't redraw until a view comes back).
+  const save = (changed) => sendSettings(ctx, v.game, { ...defaultSettings(), ...settingsShown(v), ...changed });
   const first = h("select", { id: "btw-first-accuser",
-    onchange: () => save({ ...settings, first_accuser: first.value || null }) },
+    onchange: () => save({ first_accuser: first.value || null }) },
   h("option", { value: "", selected: !settings.first_accuser }, `🎲 ${t("btw_first_accuser_random")}`),
   ...v.seats.map((s) => h("option", { value: s.name, selected: s.name === settings.first_accuser }, s.name)));
   return h("div", { class: "panel" }, h("h2", {}, t("settings")),

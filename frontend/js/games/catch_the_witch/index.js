@@ -8,7 +8,7 @@ import { MORNING_SCREENS } from "./morning.js";
 import { DAY_SCREENS } from "./day.js";
 import { END_SCREENS } from "./end.js";
 
-export { defaultSettings, createFields, lobbySettings, settingsSummary, afterSettings } from "./settings.js";
+export { defaultSettings, createFields, lobbySettings, settingsSummary } from "./settings.js";
 export { tableScreen } from "./table_screens.js";
 
 export const key = "catch_the_witch"; // the server's game key (engine/games.py)

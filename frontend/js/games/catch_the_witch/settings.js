@@ -4,6 +4,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { ICONS } from "./icons.js";
 import { label } from "./common.js";
+import { sendSettings, settingsShown } from "../../lobby_settings.js";
 
 const LIMITS = [null, 30, 60, 90, 120, 180, 240, 300];
 const ROLES = Object.keys(ICONS.role); // display order of the role editor
@@ -33,66 +34,13 @@ export function createFields(settings, onChange) {
     h("p", { class: "muted" }, t("roles_in_lobby"))];
 }
 
-// Lobby settings go one message at a time. Two in flight may be handled by two Lambdas
-// at once and land in either order, the older last; so taps made meanwhile wait, merged,
-// until a view shows the one in flight (or SENT_MS pass: the server may have refused it),
-// and each tap builds on the last set tapped, not on a view that predates it. Start waits
-// the same way: tapped just after a role change, it would otherwise reach the server first
-// and start with (or be refused for) a set the host no longer sees.
-let inFlight = null; // { settings, at }: sent, not yet shown by a view
-let queued = null; // { ctx, settings }: to send once it is
-let startQueued = null; // () => void: Start, tapped while settings were on their way
-const SENT_MS = 3000;
-// Whether a view's settings show every field of the ones sent (the view may name more).
-const shows = (viewed, sent) => Object.keys(sent).every((key) => JSON.stringify(viewed[key] ?? null) === JSON.stringify(sent[key] ?? null));
-
-function sendSettings(ctx, settings) {
-  if (inFlight && Date.now() - inFlight.at < SENT_MS) {
-    queued = { ctx, settings };
-    return;
-  }
-  inFlight = { settings, at: Date.now() };
-  queued = null;
-  ctx.send("settings", { settings });
-  setTimeout(settled, SENT_MS);
-}
-
-// The one in flight is shown (or long gone): send what waited behind it, in tap order.
-function settled() {
-  if (queued) sendSettings(queued.ctx, queued.settings);
-  else if (startQueued && (!inFlight || Date.now() - inFlight.at >= SENT_MS)) {
-    const start = startQueued;
-    startQueued = null;
-    inFlight = null;
-    start();
-  }
-}
-
-// The lobby's Start: sent now, or once the settings tapped before it are shown.
-export function afterSettings(start) {
-  if (inFlight || queued) startQueued = start;
-  else start();
-}
-
-// The settings to show and build on: the last tapped, else the view's. Every tap builds on
-// them, whichever field it changes: a Bots level chosen just after a role was removed, before
-// the view showed the removal, must not bring the role back.
-function settingsShown(v) {
-  if (inFlight && (shows(v.settings, inFlight.settings) || Date.now() - inFlight.at >= SENT_MS)) {
-    inFlight = null;
-    settled();
-  }
-  if (queued) return queued.settings;
-  return inFlight ? inFlight.settings : v.settings;
-}
-
-// The host's lobby settings: every change is sent at once (one at a time, above), and the
+// The host's lobby settings: every change is sent at once (one at a time: lobby_settings.js), and the
 // server's answer (the lobby view's start_problem) validates a custom role set live.
 export function lobbySettings(v, ctx) {
   const settings = settingsShown(v); // the ones last tapped, not a view's that predates them
   const roles = settings.roles;
   // A tap lands on what was tapped up to then (taps don't redraw until a view comes back).
-  const save = (changed) => sendSettings(ctx, { ...settingsShown(v), ...changed });
+  const save = (changed) => sendSettings(ctx, v.game, { ...settingsShown(v), ...changed });
   const counts = Object.fromEntries(ROLES.map((r) => [r, (roles || []).filter((x) => x === r).length]));
   const setCount = (role, by) => {
     counts[role] = Math.max(0, counts[role] + by);
