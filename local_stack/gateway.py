@@ -126,6 +126,7 @@ class Gateway:
         #: What CloudFront adds to every response of the site (None: no headers).
         self.frontend_headers = frontend_headers
         self.connections: dict[str, LocalConnection] = {}
+        self.closing = False  # close_all has begun: no new socket is accepted
         self.stats = GatewayStats()
         #: Called with every message posted to a connection (the bot seating watches them).
         self.observers: list[Callable[[bytes], None]] = []
@@ -226,6 +227,10 @@ class Gateway:
         if not web.WebSocketResponse().can_prepare(request).ok:
             # Not a handshake (a plain GET): no $connect, and no connection left behind.
             return web.Response(status=400, text="Not a WebSocket handshake")
+        if self.closing:
+            # Stopping: a phone reconnecting at once would open a socket close_all never
+            # closes (and stopping would wait for it to the end of its wait).
+            return web.Response(status=503, text="The local stack is stopping")
         connection = LocalConnection(new_connection_id(), request.remote or "",
                                      request.headers.get("User-Agent", ""))  # fmt: skip
         self.connections[connection.id] = connection
@@ -340,6 +345,7 @@ class Gateway:
     async def close_all(self, wait: float = 10) -> None:
         """Close every socket (1001) and wait for their $disconnect handlers, which post
         to the others through this gateway, so it must still be listening."""
+        self.closing = True
         for connection in list(self.connections.values()):
             if connection.open:
                 await connection.socket.close(code=GOING_AWAY, message=b"Server shutting down")

@@ -71,6 +71,59 @@ def phones(browser):
     assert errors == [], errors
 
 
+# -- The longest tests first, one to a worker ----------------------------------------------
+#: The tests that take a minute or more on a loaded machine (`make test`'s slowest list,
+#: seconds on CI's four workers), longest first. Most wait (a 1× timer, a browser game):
+#: started last, one of them alone kept the run going for minutes after every other test
+#: had ended (the 1× Burn the Witch timers began 15 minutes into an 19-minute run).
+LONGEST_TESTS = {
+    "test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone": 336,
+    "tests/engine/test_properties.py::test_random_games_end_properly_and_never_leak": 268,
+    "test_with_a_discussion_limit_every_countdown_runs_out": 214,
+    "test_twelve_simultaneous_votes_200_times_none_lost_none_doubled": 195,
+    "test_five_phones_play_a_whole_game_through_the_ui": 145,
+    "test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two": 110,
+    "test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps": 88,
+    "tests/engine/burn_the_witch/test_properties.py::test_random_games_end_properly": 85,
+    "test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see": 83,
+    "test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_step": 79,
+    "test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narration": 76,
+}
+
+
+def _estimate(item: pytest.Item) -> float:
+    return next((s for name, s in LONGEST_TESTS.items() if name in item.nodeid), 0.0)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist's worksteal, worker k first gets the k-th of `workers` equal runs of the
+    collected list and steals from the ends of the others' runs later. So each long test is
+    dealt, longest first, to the head of the run of the worker with the least estimated
+    work, and every worker starts on its long tests while the others have short ones to
+    share. Every worker computes the same order (xdist checks the lists are equal)."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)
+    if workers < 2:
+        return
+    long_tests = sorted((item for item in items if _estimate(item)), key=_estimate, reverse=True)
+    rest = [item for item in items if not _estimate(item)]
+    heads: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    loads = [0.0] * workers
+    for item in long_tests:
+        least = loads.index(min(loads))
+        heads[least].append(item)
+        loads[least] += _estimate(item)
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for worker in range(workers):  # worksteal's first split: len(pending) // nodes remaining
+        size = left // (workers - worker)
+        ordered += heads[worker]
+        take = max(0, size - len(heads[worker]))
+        ordered += rest[:take]
+        rest = rest[take:]
+        left -= size
+    items[:] = ordered + rest
+
+
 # -- Where coverage is measured, and where the time goes --------------------------------------
 #: The layers of tests/, in the order `make test` reports their time.
 LAYERS = ("engine", "service", "integration", "e2e")

@@ -109,6 +109,27 @@ def test_a_refused_connect_fails_the_handshake_with_its_status():
     assert connections == {}
 
 
+def test_stopping_closes_every_socket_and_refuses_a_phone_reconnecting_at_once():
+    """Ctrl-C with a phone open: the phone reconnects the moment its socket closes (as
+    connection.js does), and a socket opened then would hold close_all to the end of its
+    wait (10 s per stop, once for every test's stack). It is refused instead."""
+
+    async def test(gateway, lambdas, port, session):
+        socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        closing = asyncio.create_task(gateway.close_all(wait=30))
+        await socket.receive(timeout=5)
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
+        await asyncio.wait_for(closing, 5)
+        return socket.close_code, refused.value.status, gateway.connections, lambdas.routes()
+
+    code, status, connections, routes = run_gateway(test)
+    assert code == 1001
+    assert status == 503
+    assert connections == {}
+    assert routes == ["$connect", "$disconnect"]  # the refused phone ran no $connect
+
+
 def test_a_frame_over_32_kb_closes_the_socket_with_1009():
     async def test(gateway, lambdas, port, session):
         socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
