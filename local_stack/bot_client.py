@@ -26,6 +26,10 @@ BOT_NAMES = ["Mochi", "Tofu", "Biscuit", "Pumpkin", "Luna", "Miso", "Pepper", "N
 #: Moves that answer the same question (the Knight gathers or guards: one choice).
 SAME_CHOICE = {"choose_guard": "choose_place"}
 HEARTBEAT_SECONDS = 300  # under API Gateway's 10-minute idle limit, as a phone does
+#: Refusals that say "too fast, nothing changed" (docs/protocol.md): the move is made again
+#: after PACED_RETRY_SECONDS rather than waiting for a view that may never come.
+PACED_REFUSALS = frozenset({"rate_limited", "too_many_moves", "busy"})
+PACED_RETRY_SECONDS = 1.0
 
 
 class BotClient:
@@ -64,6 +68,7 @@ class BotClient:
         self._changed = asyncio.Condition()
         self._acted_on: tuple[int, str] | None = None
         self._last_move: tuple | None = None  # (step, move type) of the last move sent
+        self._waking: asyncio.Future | None = None
 
     # -- connection ------------------------------------------------------------------------
     @property
@@ -158,8 +163,20 @@ class BotClient:
                 self.errors.append(message)
                 self.timeline.append((time.monotonic(), "error", message))
                 self._last_move = None  # refused: nothing changed, think again
+                if message.get("code") in PACED_REFUSALS:
+                    # Sent too fast (its pace or its address's): like a person tapping again
+                    # a moment later, the same view is reconsidered once the pace allows.
+                    asyncio.get_running_loop().call_later(PACED_RETRY_SECONDS, self._reconsider)
             async with self._changed:
                 self._changed.notify_all()
+
+    def _reconsider(self) -> None:
+        self._acted_on = None
+        self._waking = asyncio.ensure_future(self._wake())  # kept: a task nobody holds may vanish
+
+    async def _wake(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
 
     async def wait_for(self, predicate: Callable[["BotClient"], bool], timeout: float) -> None:
         async with self._changed:
