@@ -43,8 +43,10 @@ class Flow:
             self.effects.append(StartTimer(step=s.step, deadline=s.deadline))
 
     def record(self, **event: Any) -> None:
-        """A public event for every phone's history (never changed once appended)."""
-        self.s.history.append(event)
+        """A public event for every phone's history (never changed once appended), filed
+        under the round it happened in (0: the witching hour), so a round whose accusation
+        timed out is told as its own round, not as the end of the one before."""
+        self.s.history.append({"kind": event.pop("kind"), "round": self.s.round, **event})
 
     # -- §3 a round ----------------------------------------------------------------------------
     def start_round(self) -> None:
@@ -85,7 +87,7 @@ class Flow:
         save = sum(ballot.save for ballot in s.votes.values())
         s.last_vote = Ballot(burn=burn, save=save)
         s.outcome_of_vote = "burn" if burn > save else "save" if save > burn else "tie"
-        self.record(kind="vote", round=s.round, burn=burn, save=save, outcome=s.outcome_of_vote)
+        self.record(kind="vote", burn=burn, save=save, outcome=s.outcome_of_vote)
         if timed_out:
             for player in queries.going_right(s, s.accuser, include_start=True):
                 if player.villagers and player.name not in s.votes:

@@ -134,7 +134,7 @@ class Turn(TurnBase[GameState], Flow):
                 code="btw_trait_not_shown", params={"trait": action.trait},
             )  # fmt: skip
         self.s.accused_trait = action.trait
-        self.record(kind="accuse", round=self.s.round, accuser=player.name, trait=action.trait)
+        self.record(kind="accuse", accuser=player.name, trait=action.trait)
         self.enter("vote")
 
     def on_vote(self, player: Player, action: Vote) -> None:

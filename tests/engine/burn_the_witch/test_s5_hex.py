@@ -24,7 +24,7 @@ def test_s5_a_burned_witch_hexes_her_house_for_all_to_see():
     state = hexed_bo()
     assert state.player("Bo").hexed and not state.player("Ann").hexed
     assert {h["owner"]: h["hexed"] for h in all_views(state)["Cy"]["houses"]}["Bo"] is True
-    assert {"kind": "hexed", "owner": "Bo"} in state.history
+    assert {"kind": "hexed", "round": 1, "owner": "Bo"} in state.history
 
 
 def test_s5_uncovering_an_innocent_in_a_hexed_house_costs_a_villager_the_owner_chooses():
@@ -115,7 +115,7 @@ def test_s5_a_hexed_owner_chosen_in_a_trial_may_lay_the_penalty_on_a_pointer():
     assert (state.pending.kind, state.pending.chooser, state.pending.payer) == ("hex", "Bo", "Cy")
     state = move(state, "Bo", type="choose_villager", villager=villager_of(state, "Cy", N))
     assert state.history[-1]["cause"] == "hex" and state.phase == "accuse"
-    assert {"kind": "retribution", "by": "Bo", "target": "Cy"} in state.history
+    assert {"kind": "retribution", "round": 2, "by": "Bo", "target": "Cy"} in state.history
 
 
 def test_s5_the_hexed_owner_may_decline_the_retribution():

@@ -64,7 +64,7 @@ def test_s6_an_accusation_not_made_in_time_costs_the_accuser_a_villager_and_the_
     assert state.phase == "choose_villager"
     assert (state.pending.kind, state.pending.chooser, state.pending.payer) == (
         "penalty", "Ann", "Ann")  # fmt: skip
-    assert {"kind": "timed_out", "step": "accuse", "player": "Ann"} in state.history
+    assert {"kind": "timed_out", "round": 1, "step": "accuse", "player": "Ann"} in state.history
     state = move(state, "Ann", type="choose_villager", villager=villager_of(state, "Ann", N))
     assert state.history[-1]["cause"] == "penalty" and state.history[-1]["by"] == "Ann"
     assert state.accuser == "Ed" and state.executioner == "Di" and state.round == 2
@@ -126,8 +126,8 @@ def test_s6_a_choice_not_made_in_time_is_told_then_made_at_random():
     state = time_out(time_out(state))  # the accusation, then Ann's villager to lose
     timed_out = [e for e in state.history if e["kind"] == "timed_out"]
     assert timed_out == [
-        {"kind": "timed_out", "step": "accuse", "player": "Ann"},
-        {"kind": "timed_out", "step": "choose_villager", "player": "Ann"},
+        {"kind": "timed_out", "round": 1, "step": "accuse", "player": "Ann"},
+        {"kind": "timed_out", "round": 1, "step": "choose_villager", "player": "Ann"},
     ]
     assert state.history[state.history.index(timed_out[1]) + 1]["kind"] == "burn"
 

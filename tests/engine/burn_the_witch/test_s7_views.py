@@ -5,6 +5,7 @@ import json
 
 from engine.burn_the_witch import all_views, view
 
+from . import support
 from .support import GAME, D, N, W, a_trait_of, burn_by_round, house, move, started, villager_of
 
 PUBLIC = {"game", "phase", "step", "deadline", "round", "host", "settings", "players", "houses",
@@ -88,5 +89,17 @@ def test_s7_each_trials_points_stay_in_the_history_once_revealed():
     state = move(state, "Ed", type="choose_villager", villager=house(state, "Ed")[0])
     assert state.phase == "accuse" and view(state, None)["trial"] is None
     trials = [e for e in view(state, "Bo")["history"] if e["kind"] == "trial"]
-    assert trials == [{"kind": "trial", "targets": ["Ann", "Bo", "Cy", "Di", "Ed"],
+    assert trials == [{"kind": "trial", "round": 1, "targets": ["Ann", "Bo", "Cy", "Di", "Ed"],
                        "points": points, "chosen": "Ed"}]  # fmt: skip
+
+
+def test_s7_every_event_is_filed_under_its_round_a_timed_out_accusation_too():
+    """The round log (every phone, the table screen, the end story) groups events by round:
+    a round whose accusation ran out has no accusation, and its penalty is still its own."""
+    state = started(deal(), timers=True)
+    state = burn_by_round(state, villager_of(state, "Ed", N))  # round 1
+    state = support.time_out(state)  # round 2's accuser lets the time run out
+    rounds = [(event["kind"], event["round"]) for event in view(state, None)["history"]]
+    assert rounds[:3] == [("accuse", 1), ("vote", 1), ("burn", 1)]
+    assert rounds[3] == ("timed_out", 2)
+    assert all(round_ == 2 for _, round_ in rounds[3:])
