@@ -394,9 +394,13 @@ function homeScreen() {
   const code = h("input", { id: "code", autocapitalize: "characters", autocomplete: "off", maxlength: 11,
     value: app.draft.code ?? params.get("room") ?? "", oninput: typed("code") });
   const remember = () => localStorage.setItem(KEYS.name, name.value.trim());
+  // The heading and its line are the game chosen in the create form's (issue 35: Burn the
+  // Witch chosen under "Catch the Witch… cats, ingredients and witches").
+  const form = createForm((game, settings) => { remember(); send("create_room", { name: name.value.trim(), game, settings }); });
+  const chosen = gameByKey(app.draft.create.game);
   return h("section", {},
-    h("h1", {}, `🐈‍⬛ ${t("title")}`),
-    h("p", { class: "muted" }, t("tagline")),
+    h("h1", {}, `${chosen.icon} ${t(chosen.nameKey)}`),
+    h("p", { class: "muted" }, t(chosen.taglineKey)),
     h("label", { for: "name" }, t("your_name")), name,
     h("div", { class: "panel" },
       h("h2", {}, t("join_room")),
@@ -405,8 +409,7 @@ function homeScreen() {
         remember(); send("join", { room: code.value.replace(/[\s-]/g, ""), name: name.value.trim() });
       } }, t("join")))),
     h("div", { class: "panel" },
-      h("h2", {}, t("create_room")),
-      createForm((game, settings) => { remember(); send("create_room", { name: name.value.trim(), game, settings }); })),
+      h("h2", {}, t("create_room")), form),
   );
 }
 

@@ -34,6 +34,14 @@ export function counterItem(icon, label, n, of) {
     h("span", { class: "value", "aria-hidden": "true" }, `${icon}${n}/${of}`));
 }
 
+// A tracker with no "of": its name in small print over its value ("Witches" over "🧙‍♀️2");
+// `spoken`, its accessible name in full.
+export function labelledItem(label, value, spoken) {
+  return h("span", { class: "fact stacked", role: "img", "aria-label": spoken },
+    h("span", { class: "label", "aria-hidden": "true" }, label),
+    h("span", { class: "value", "aria-hidden": "true" }, value));
+}
+
 const FILL_MS = 1200; // a gauge's cell filling (UX.md: "the curse gauge filling")
 
 // A filling gauge: its name in small print over its cells. `filling`: the key of the moment
@@ -118,6 +126,12 @@ export function genericCats(v) {
   })));
 }
 
+// Catch the Witch's chip marks with their words, for the strip's key.
+function catMarkWords() {
+  return [...Object.entries(FORM_ICONS).map(([form, icon]) => [icon, t("form_" + form)]),
+    ...CAT_MARKS.filter(([, word]) => word).map(([icon, word]) => [icon, t(word)])];
+}
+
 // -- the strip's key ---------------------------------------------------------------------------
 // Open or folded, on this page, whatever redraws the strip (the state is kept here, not in
 // the elements, which are drawn anew).
@@ -144,11 +158,10 @@ export function keyToggles(items) {
   });
 }
 
-// The key, under the cats' chips: a game's own lines (what its trackers mean), then the
-// marks a chip may carry, each with its word.
-export function stripKey(lines) {
-  const marks = [...Object.entries(FORM_ICONS).map(([form, icon]) => [icon, t("form_" + form)]),
-    ...CAT_MARKS.filter(([, word]) => word).map(([icon, word]) => [icon, t(word)])];
+// The key, under the chips: a game's own lines (what its trackers mean), then the marks a
+// chip may carry, each with its word ([icon, word]: Catch the Witch's forms and marks unless
+// the game names its own).
+export function stripKey(lines, marks = catMarkWords()) {
   return h("div", { class: "strip-key", id: KEY_ID },
     ...lines.filter(Boolean).map((line) => h("p", {}, line)),
     h("p", {}, `⏱ ${t("strip_key_countdown")} · ● ${t("connected")}`),

@@ -275,7 +275,8 @@ def trial_runs_out(timers: TimersTable) -> None:
         expect(page.locator(".trial-clock .btw-clock")).to_have_text(re.compile(r"\d"))
     timers.countdown_everywhere()
     for name in NAMES:
-        nobody = say(name, "btw_story_trial", points=say(name, "btw_nobody_pointed"), chosen="\0")
+        nobody = say(name, "btw_story_trial_n", n="\0", points=say(name, "btw_nobody_pointed"),
+                     chosen="\0")  # fmt: skip
         told = re.compile(".+".join(re.escape(part) for part in nobody.split("\0")))
         expect(timers.pages[name].locator(".news")).to_contain_text(told, timeout=150_000)
     timers.ran_out.append("trial")

@@ -206,7 +206,8 @@ def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kep
 
 
 def test_the_contrast_and_label_audit_flags_what_it_should(phone):
-    """The audit that runs on every screen of the UI game (tests/support/ui_table.py) can fail."""
+    """The audit that runs on every screen of the UI game (tests/support/ui_table.py) can fail,
+    on a disabled control's faded words too."""
     phone.set_content(
         '<body style="background:#2b2140;color:#fdf8ee"><main>'
         '<p>Readable</p><p style="color:#776688">Too faint</p>'
@@ -214,7 +215,9 @@ def test_the_contrast_and_label_audit_flags_what_it_should(phone):
         '<label for="x">Name</label><input id="x"><input id="y"></main></body>'
     )
     problems = phone.evaluate(CONTRAST_JS)
-    assert len(problems) == 3, problems
+    assert len(problems) == 4, problems
     assert problems[0].startswith("2.9") and "Too faint" in problems[0]
+    # A disabled control is read too (issue 35: faded villagers were the main public facts).
+    assert sum('"Off"' in p for p in problems) == 1
     assert sum("unnamed button" in p for p in problems) == 1
     assert sum("unnamed input" in p and 'id="y"' in p for p in problems) == 1

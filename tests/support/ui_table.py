@@ -63,7 +63,7 @@ CONTRAST_JS = """() => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
     if (!node.textContent.trim() || !el || el.offsetParent === null && el.tagName !== "BODY") continue;
-    if (el.closest("button:disabled, .qr, option")) continue;  // WCAG exempts disabled controls
+    if (el.closest(".qr, option")) continue;  // disabled controls too: a player reads them
     const style = getComputedStyle(el);
     const fg = parse(style.color), bg = background(el);
     let opacity = 1; for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);

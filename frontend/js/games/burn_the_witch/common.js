@@ -57,7 +57,7 @@ export function tableBlock(v) {
     }));
 }
 
-// One public event of the history as a line (the story at the end, the news in a round).
+// One public event of the history as a line (the round log, the story at the end).
 export function eventLine(event) {
   switch (event.kind) {
     case "accuse": return `🗣️ ${t("btw_story_accuse", { round: event.round, accuser: event.accuser, trait: traitLabel(event.trait) })}`;
@@ -65,7 +65,7 @@ export function eventLine(event) {
     case "burn": return `🔥 ${t("btw_story_burn", { by: event.by, villager: villagerName(event.villager), owner: event.owner,
       identity: identityLabel(event.identity), cause: t("btw_cause_" + event.cause) })}`;
     case "hexed": return `☠️ ${t("btw_story_hexed", { owner: event.owner })}`;
-    case "trial": return `👉 ${t("btw_story_trial", { points: pointsText(event.points), chosen: event.chosen })}`;
+    case "trial": return `👉 ${t("btw_story_trial_n", { n: event.number ?? 1, points: pointsText(event.points), chosen: event.chosen })}`;
     case "retribution": return event.target ? `⚖️ ${t("btw_story_retribution", { by: event.by, target: event.target })}`
       : `⚖️ ${t("btw_story_no_retribution", { by: event.by })}`;
     case "timed_out": return `⌛ ${t("btw_story_timed_out", { player: event.player, step: t("btw_phase_" + event.step) })}`;
@@ -78,15 +78,51 @@ export function pointsText(points) {
   return pairs.length ? pairs.map(([from, to]) => `${from} → ${to}`).join(", ") : t("btw_nobody_pointed");
 }
 
-// The events of the round being played, in order (each chained effect told as it happened).
-export function newsBlock(v) {
+// The history by round, oldest first: [{round, events}], round 0 being the witching hour.
+// Each event carries its round (engine/burn_the_witch/flow.py `record`); a file from before
+// that kept it only on accusations and votes, so an event without one stays in the round
+// told last. Trials are numbered in the game's order.
+export function roundsOf(history) {
+  const rounds = [];
+  let trials = 0;
+  for (const event of history || []) {
+    const round = event.round ?? (rounds.length ? rounds[rounds.length - 1].round : 0);
+    if (!rounds.length || rounds[rounds.length - 1].round !== round) rounds.push({ round, events: [] });
+    rounds[rounds.length - 1].events.push(event.kind === "trial" ? { ...event, number: ++trials } : event);
+  }
+  return rounds;
+}
+
+export const roundTitle = (round) => (round ? t("btw_round", { round }) : t("btw_phase_witching_hour"));
+
+// The trial under way (§4): its number, and whose devout villager's burning started it.
+export function trialUnderWay(v) {
   const history = v.history || [];
-  let start = history.length;
-  while (start > 0 && history[start - 1].kind !== "accuse") start -= 1;
-  const events = history.slice(Math.max(0, start - 1));
-  if (!events.length) return null;
-  return h("div", { class: "panel news", "aria-label": t("btw_news") },
-    h("ol", {}, ...events.map((event) => h("li", {}, eventLine(event)))));
+  const devout = [...history].reverse().find((event) => event.kind === "burn" && event.identity === "devout");
+  return { number: history.filter((event) => event.kind === "trial").length + 1, owner: devout ? devout.owner : null };
+}
+
+// The round log (§7: each round's counts, burns and trial points stay public): the round
+// being played and the one before it in view, every earlier round one tap away, newest
+// first. Whether the earlier rounds are open survives every redraw.
+let earlierOpen = false;
+
+function roundSection(r) {
+  return h("section", { class: "story-round" }, h("h3", {}, roundTitle(r.round)),
+    h("ol", {}, ...r.events.map(eventLine).filter(Boolean).map((line) => h("li", {}, line))));
+}
+
+export function roundLog(v) {
+  const rounds = roundsOf(v.history);
+  if (!rounds.length) return null;
+  const inView = rounds.slice(-2);
+  const earlier = rounds.slice(0, -2).reverse();
+  return h("div", { class: "panel news round-log", "aria-label": t("btw_round_log") },
+    h("h2", {}, `📜 ${t("btw_round_log")}`),
+    ...inView.reverse().map(roundSection),
+    earlier.length ? h("details", { class: "earlier-rounds", open: earlierOpen, ontoggle: (e) => { earlierOpen = e.target.open; } },
+      h("summary", {}, t("btw_earlier_rounds", { n: earlier.length })),
+      ...earlier.map(roundSection)) : null);
 }
 
 // The step's countdown on the screen itself (the witching hour, the trial's two minutes),
@@ -104,7 +140,25 @@ export function clock(v) {
   return el;
 }
 
+// Ten seconds before a deadline every phone buzzes once, alike (the same deadline is on
+// every phone's view: no phone is singled out, not even in a secret step).
+const WARN_AT_SECONDS = 10;
+let buzzedFor = null;
+
 function tick(el) {
-  const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - gameNow()));
+  const deadline = Number(el.dataset.deadline);
+  const left = Math.max(0, Math.ceil(deadline - gameNow()));
   el.textContent = `⏱ ${t("seconds_short", { n: left })}`;
+  el.classList.toggle("running-out", left <= WARN_AT_SECONDS);
+  if (left <= WARN_AT_SECONDS && left > 0 && buzzedFor !== deadline) {
+    buzzedFor = deadline;
+    if (navigator.vibrate) navigator.vibrate(200);
+  }
+}
+
+// §6 with timers on: the countdown beside the action, and what letting it run out costs
+// (`acting`: this phone's player still owes the move; everyone else sees the countdown).
+export function timeoutWarning(v, acting, key) {
+  if (!v.deadline || !(v.settings && v.settings.timers)) return null;
+  return h("p", { class: `timeout-warning${acting ? " acting" : ""}` }, clock(v), acting ? ` ${t(key)}` : null);
 }

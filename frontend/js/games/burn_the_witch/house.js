@@ -63,7 +63,7 @@ function panel(v) {
   const sympathizers = me.sympathizers || [];
   return [
     h("h2", {}, `${FACTION_ICON[me.faction]} ${t("btw_faction_" + me.faction)}`),
-    h("p", {}, `🏆 ${t("btw_wins_" + me.faction)}`),
+    h("p", {}, `🏆 ${t("btw_wins_" + me.faction, { of: v.wrongly_condemned })}`),
     h("h3", {}, t("btw_dealt_title")),
     h("p", { class: "dealt" }, t("btw_dealt", { innocents: me.dealt.innocents, devout: me.dealt.devout, witches: me.dealt.witches })),
     h("p", { class: "muted" }, t("btw_dealt_hidden")),

@@ -11,6 +11,7 @@ export { defaultSettings, createFields, lobbySettings, settingsSummary } from ".
 export const key = "burn_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "btw_game";
 export const icon = "🔥";
+export const taglineKey = "btw_tagline"; // the home screen's line under its name
 export const players = { min: 5, max: 10 }; // engine/burn_the_witch/tables.py
 export const seatsKey = "players_seated"; // the lobby's heading: "Players at the table (n/max)"
 
@@ -31,18 +32,33 @@ export function resultText(last) {
   return last && last.result ? t("btw_winner_" + last.result.winner) : null;
 }
 
-// The strip: the round, innocents burned against the threshold, the witches left, a chip per
-// player (Away, offline). Nothing secret: every phone shows the same one.
+// The strip, in one row at 360 px in every language: the round, innocents burned against
+// the threshold, the witches left and the houses (how many still have villagers, how many
+// are hexed), each labelled; a tap on any opens the strip's key with every player's chip
+// whole (🗣️ accuser, 🪓 executioner, ☠️ hexed, 🏚️ no villagers, 💤 Away, 📵 offline) and
+// what each tracker means. Nothing secret: every phone shows the same one.
 export function strip(v, ctx) {
   const b = ctx.strip;
-  const facts = [
-    v.round ? h("span", { class: "fact" }, t("btw_round", { round: v.round })) : null,
+  const houses = v.houses || [];
+  const withVillagers = (v.players || []).filter((p) => p.has_villagers).length;
+  const hexed = houses.filter((house) => house.hexed).length;
+  const facts = b.keyToggles([
+    v.round ? b.labelledItem(t("strip_round"), String(v.round), t("btw_round", { round: v.round })) : null,
     b.counterItem("🔥", t("btw_innocents_burned_label"), v.innocents_burned ?? 0, v.wrongly_condemned),
-    h("span", { class: "fact", "aria-label": t("btw_witches_left", { n: v.witches_left }), title: t("btw_witches_left", { n: v.witches_left }) },
-      h("span", { "aria-hidden": "true" }, `🧙‍♀️ ${v.witches_left}`)),
-  ];
-  return { facts, cats: playerChips(v, b) };
+    b.labelledItem(t("strip_witches"), `🧙‍♀️${v.witches_left}`, t("btw_witches_left", { n: v.witches_left })),
+    b.labelledItem(t("strip_houses"), `🏠${withVillagers}${hexed ? ` ☠️${hexed}` : ""}`,
+      t("btw_strip_houses", { n: withVillagers, hexed })),
+  ]);
+  const key = b.stripKey([
+    t("btw_strip_key_burned", { n: v.innocents_burned ?? 0, of: v.wrongly_condemned }),
+    t("btw_strip_key_witches", { n: v.witches_left }),
+    t("btw_strip_key_houses"),
+  ], PLAYER_MARKS.map(([icon, word]) => [icon, t(word)]));
+  return { facts, cats: playerChips(v, b), end: [key] };
 }
+
+const PLAYER_MARKS = [["🗣️", "btw_accuser"], ["🪓", "btw_executioner"], ["☠️", "btw_hexed"],
+  ["🏚️", "btw_no_villagers_left"], ["💤", "away"], ["📵", "offline"]];
 
 // A chip per player: 🗣️ the accuser, 🪓 the executioner, ☠️ hexed, 🏚️ no villagers left,
 // 💤 Away, 📵 offline (js/strip.js chip).

@@ -5,7 +5,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { FACTION_ICON } from "./icons.js";
 import { villagerCard, villagerName, traitLabel, identityLabel, livingVillagers, myHouse, can, tableBlock,
-  newsBlock, eventLine, pointsText, clock } from "./common.js";
+  roundLog, roundsOf, roundTitle, trialUnderWay, eventLine, pointsText, clock, timeoutWarning } from "./common.js";
 
 const waiting = (name, key) => h("p", { class: "muted waiting" }, `⏳ ${t(key, { name })}`);
 
@@ -25,7 +25,7 @@ function witchingHour(v, me, ctx) {
     h("div", { class: "panel scene btw-scene" },
       h("p", { class: "moon", "aria-hidden": "true" }, "🌙🧹"),
       h("p", {}, t("btw_witching_scene")),
-      h("p", { class: "muted" }, t("btw_witching_hold")),
+      me ? h("p", { class: "muted" }, t("btw_witching_hold")) : null, // a seat's words: not on the TV
       asked ? h("div", { class: "witch-popup" },
         h("p", {}, t(coven ? "btw_bewitch_prompt" : "btw_trust_prompt")),
         h("div", { class: "grid mini" },
@@ -35,14 +35,21 @@ function witchingHour(v, me, ctx) {
     h("p", { class: "trial-clock" }, clock(v))];
 }
 
-// §3.1: only traits a living villager shows.
+// §3.1: only traits a living villager shows; each with how many living villagers show it
+// and in whose houses (the accuser's own among them), so nobody has to scroll the table.
 function accuse(v, me, ctx) {
-  const shown = [...new Set(livingVillagers(v).flatMap((villager) => villager.traits))].sort();
+  const living = livingVillagers(v);
+  const shown = [...new Set(living.flatMap((villager) => villager.traits))].sort();
+  const showing = (trait) => living.filter((villager) => villager.traits.includes(trait));
+  const houses = (trait) => [...new Set(showing(trait).map((villager) => villager.owner))];
   return [h("h1", {}, `🗣️ ${t("btw_round_accuse", { round: v.round })}`),
     can(v, "accuse") ? h("p", {}, t("btw_accuse_prompt")) : waiting(v.accuser, "btw_waiting_accuser"),
+    timeoutWarning(v, can(v, "accuse"), "btw_timeout_accuse"),
     can(v, "accuse") ? h("div", { class: "grid traits-grid" }, ...shown.map((trait) =>
-      h("button", { class: "card", onclick: () => ctx.send("accuse", { trait }) }, traitLabel(trait)))) : null,
-    newsBlock(v),
+      h("button", { class: "card", onclick: () => ctx.send("accuse", { trait }) },
+        h("span", { class: "trait-name" }, traitLabel(trait)),
+        h("span", { class: "trait-count" }, t("btw_trait_shown", { n: showing(trait).length, houses: houses(trait).join(", ") }))))) : null,
+    roundLog(v),
     tableBlock(v)];
 }
 
@@ -60,22 +67,28 @@ function vote(v, me, ctx) {
   const save = ballot.filter((b) => b === "save").length;
   const choose = (i, choice) => { ballot[i] = choice; ctx.render(); };
   const rows = living.map((villager, i) => h("div", { class: "ballot-row" },
-    villagerCard(villager),
-    h("div", { class: "row", role: "group", "aria-label": villagerName(villager.name) },
+    h("span", { class: "ballot-token" }, `🗳️ ${t("btw_ballot_n", { n: i + 1, of: living.length })}`),
+    h("div", { class: "row", role: "group", "aria-label": t("btw_ballot_n", { n: i + 1, of: living.length }) },
       h("button", { class: "secondary burn", "aria-pressed": String(ballot[i] === "burn"), onclick: () => choose(i, "burn") }, `🔥 ${t("btw_burn")}`),
       h("button", { class: "secondary save", "aria-pressed": String(ballot[i] === "save"), onclick: () => choose(i, "save") }, `💧 ${t("btw_save")}`))));
   const complete = ballot.length > 0 && ballot.every(Boolean);
   const notVoted = (v.players || []).filter((p) => p.has_villagers && !(v.voted || []).includes(p.name)).map((p) => p.name);
   return [h("h1", {}, `🗳️ ${t("btw_vote_title", { trait: traitLabel(v.accused_trait) })}`),
-    h("p", {}, t("btw_vote_explain", { trait: traitLabel(v.accused_trait), executioner: v.executioner })),
+    h("p", {}, t("btw_vote_ballots", { trait: traitLabel(v.accused_trait) })),
+    h("ul", { class: "vote-meaning" },
+      h("li", {}, `🔥 ${t("btw_vote_burn_means", { trait: traitLabel(v.accused_trait), executioner: v.executioner })}`),
+      h("li", {}, `💧 ${t("btw_vote_save_means", { trait: traitLabel(v.accused_trait), executioner: v.executioner })}`)),
+    timeoutWarning(v, can(v, "vote") && !mine, "btw_timeout_vote"),
+    can(v, "vote") && house ? h("div", { class: "my-villagers" }, h("p", { class: "muted" }, t("btw_your_villagers")),
+      ...living.map((villager) => villagerCard(villager))) : null,
     can(v, "vote") ? h("div", { class: "ballot" }, ...rows,
       h("button", { class: "big", id: "btw-cast", disabled: !complete, onclick: () => ctx.send("vote", { burn, save }) },
         t(mine ? "btw_change_vote" : "btw_cast_vote", { burn, save })),
       mine ? h("p", { class: "muted", role: "status" }, `✅ ${t("btw_your_vote", { burn: mine.burn, save: mine.save })}`) : null)
-      : h("p", { class: "muted" }, t("btw_no_vote")),
+      : me ? h("p", { class: "muted" }, t("btw_no_vote")) : null,
     h("p", { class: "muted" }, `${t("btw_voted")}: ${(v.voted || []).join(", ") || "—"}`),
     notVoted.length ? h("p", { class: "muted" }, `⏳ ${t("btw_not_voted")}: ${notVoted.join(", ")}`) : null,
-    newsBlock(v),
+    roundLog(v),
     tableBlock(v)];
 }
 
@@ -88,13 +101,14 @@ function execute(v, me, ctx) {
   return [h("h1", {}, `🪓 ${t("btw_phase_execute")} · ${traitLabel(v.accused_trait)}`),
     lastVote ? h("p", { class: "panel vote-result" }, eventLine(lastVote)) : null, // the counts, then what complies
     mine ? h("p", {}, t(anyone ? "btw_execute_anyone" : "btw_execute_prompt")) : waiting(v.executioner, "btw_waiting_executioner"),
+    timeoutWarning(v, mine, "btw_timeout_execute"),
     // The complying villagers first (in reach), then the others, each house in seat order.
     h("div", { class: "villagers-grid" }, ...livingVillagers(v).sort((a, b) => complying.has(b.name) - complying.has(a.name)).map((villager) => {
       const ok = anyone || complying.has(villager.name);
       return villagerCard(villager, { owner: villager.owner, highlight: ok && !anyone, disabled: !mine || !ok,
         onclick: () => ctx.send("execute", { villager: villager.name }) });
     })),
-    newsBlock(v),
+    roundLog(v),
     tableBlock(v)];
 }
 
@@ -104,18 +118,20 @@ function trial(v, me, ctx) {
   const pointing = can(v, "point");
   const myPoint = me && me.my_point;
   const locked = me && trialState.locked.includes(me.name);
-  return [h("h1", {}, `🔥 ${t("btw_trial_title")}`),
+  const underWay = trialUnderWay(v);
+  return [h("h1", {}, `🔥 ${t("btw_trial_title_n", { n: underWay.number })}`),
+    underWay.owner ? h("p", { class: "trial-cause" }, t("btw_trial_cause", { owner: underWay.owner })) : null,
     h("p", {}, t("btw_trial_explain")),
     h("p", { class: "trial-clock" }, clock(v)),
     trialState.points ? h("p", { class: "panel" }, `👉 ${pointsText(trialState.points)}`) : null,
     pointing || (me && trialState.pointers.includes(me.name)) ? h("div", { class: "grid" }, ...trialState.targets
       .filter((name) => name !== me.name).map((name) => h("button", { class: "card", "aria-pressed": String(myPoint === name),
-        disabled: locked || !pointing, onclick: () => ctx.send("point", { target: name, locked: false }) }, `👉 ${name}`))) : h("p", { class: "muted" }, t("btw_cannot_point")),
+        disabled: locked || !pointing, onclick: () => ctx.send("point", { target: name, locked: false }) }, `👉 ${name}`))) : me ? h("p", { class: "muted" }, t("btw_cannot_point")) : null,
     pointing && myPoint && !locked ? h("button", { class: "big", id: "btw-lock", onclick: () => ctx.send("point", { target: myPoint, locked: true }) },
       `🔒 ${t("btw_lock_point", { name: myPoint })}`) : null,
     locked ? h("p", { class: "muted" }, `🔒 ${t("btw_point_locked", { name: myPoint })}`) : null,
     h("p", { class: "muted" }, `${t("btw_pointed")}: ${trialState.pointed.join(", ") || "—"} · 🔒 ${trialState.locked.join(", ") || "—"}`),
-    newsBlock(v),
+    roundLog(v),
     tableBlock(v)];
 }
 
@@ -130,7 +146,7 @@ function chooseVillager(v, me, ctx) {
     mine ? h("p", {}, t("btw_choose_prompt", { payer: pending.payer })) : waiting(pending.chooser, "btw_waiting_chooser"),
     h("div", { class: "villagers-grid" }, ...villagers.map((villager) => villagerCard(villager, { owner: pending.payer,
       disabled: !mine, onclick: () => ctx.send("choose_villager", { villager: villager.name }) }))),
-    newsBlock(v),
+    roundLog(v),
     tableBlock(v)];
 }
 
@@ -144,7 +160,7 @@ function retribution(v, me, ctx) {
       ...pending.choices.map((name) => h("button", { class: "card", onclick: () => ctx.send("retribute", { target: name }) }, `☠️ ${name}`)),
       h("button", { class: "card secondary", onclick: () => ctx.send("retribute", { target: null }) }, `🕊️ ${t("btw_decline")}`))
       : waiting(pending.chooser, "btw_waiting_chooser"),
-    newsBlock(v),
+    roundLog(v),
     tableBlock(v)];
 }
 
@@ -157,13 +173,14 @@ function over(v, me, ctx) {
   const faction = (name) => factions.filter(([, f]) => f === name).map(([player]) =>
     player + (kinds[player] ? ` (${t("btw_kind_" + kinds[player])})` : ""));
   const identities = result.identities || {};
-  const rounds = [];
-  for (const event of v.history || []) {
-    if (event.kind === "accuse" || !rounds.length) rounds.push({ round: event.round ?? 0, lines: [] });
-    rounds[rounds.length - 1].lines.push(eventLine(event));
-  }
+  const rounds = roundsOf(v.history);
+  const myFaction = v.you ? (result.factions || {})[v.you] : null; // none on the table screen
+  const won = myFaction && result.winner === `${myFaction}s`;
+  const burnedInnocents = v.innocents_burned ?? 0;
   return [h("h1", {}, `${result.winner === "zealots" ? FACTION_ICON.zealot : FACTION_ICON.sympathizer} ${t("btw_winner_" + result.winner)}`),
+    myFaction ? h("p", { class: `personal-result ${won ? "won" : "lost"}` }, t(won ? "btw_you_won" : "btw_you_lost")) : null,
     h("p", {}, t("btw_reason_" + result.reason, { round: result.round })),
+    h("p", { class: "final-tally" }, `🔥 ${t("btw_innocents_burned", { n: burnedInnocents, of: v.wrongly_condemned })} · 🧙‍♀️ ${t("btw_witches_left", { n: v.witches_left })}`),
     h("div", { class: "panel" },
       h("h2", {}, `${FACTION_ICON.zealot} ${t("btw_zealots")}`), h("p", {}, faction("zealot").join(", ") || "—"),
       h("h2", {}, `${FACTION_ICON.sympathizer} ${t("btw_sympathizers")}`), h("p", {}, faction("sympathizer").join(", ") || "—")),
@@ -175,8 +192,8 @@ function over(v, me, ctx) {
           h("span", { class: "identity" }, identityLabel(villager.identity || identities[villager.name])))))),
     h("h2", {}, `📜 ${t("btw_story")}`),
     ...rounds.map((r) => h("section", { class: "story-round" },
-      h("h3", {}, r.round ? t("btw_round", { round: r.round }) : t("btw_phase_witching_hour")),
-      h("ol", {}, ...r.lines.filter(Boolean).map((line) => h("li", {}, line))))),
+      h("h3", {}, roundTitle(r.round)),
+      h("ol", {}, ...r.events.map(eventLine).filter(Boolean).map((line) => h("li", {}, line))))),
     ctx.toLobby ? h("button", { class: "big", id: "to-lobby", onclick: () => ctx.toLobby() }, t("to_lobby")) : null];
 }
 

@@ -14,6 +14,7 @@ export { tableScreen } from "./table_screens.js";
 export const key = "catch_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "game_catch_the_witch"; // its name in frontend/i18n/*.json
 export const icon = "🐈‍⬛";
+export const taglineKey = "tagline"; // the home screen's line under its name
 export const players = { min: 4, max: 12 }; // engine/catch_the_witch/tables.py
 export const seatsKey = "seats"; // the lobby's heading: its players are cats
 
