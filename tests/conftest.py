@@ -75,17 +75,17 @@ def phones(browser):
 #: The tests that take a minute or more on a loaded machine (`make test`'s slowest list,
 #: seconds on CI's four workers), longest first. Most wait (a 1× timer, a browser game):
 #: started last, one of them alone kept the run going for minutes after every other test
-#: had ended (the 1× Burn the Witch timers began 15 minutes into an 19-minute run).
+#: had ended (the 1× Burn the Witch timers began 15 minutes into a 19-minute run).
 LONGEST_TESTS = {
-    "test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone": 336,
     "tests/engine/test_properties.py::test_random_games_end_properly_and_never_leak": 268,
+    "test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone": 215,
     "test_with_a_discussion_limit_every_countdown_runs_out": 214,
     "test_twelve_simultaneous_votes_200_times_none_lost_none_doubled": 195,
+    "test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two": 185,
     "test_five_phones_play_a_whole_game_through_the_ui": 145,
-    "test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two": 110,
-    "test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps": 88,
+    "test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps": 118,
     "tests/engine/burn_the_witch/test_properties.py::test_random_games_end_properly": 85,
-    "test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see": 83,
+    "test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see": 108,
     "test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_step": 79,
     "test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narration": 76,
 }

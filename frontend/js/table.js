@@ -45,7 +45,22 @@ function tableKey() {
   return (navigation && navigation.type === "reload" && sessionStorage.getItem(stored)) || "";
 }
 
+// A TV is read from across the room at its own size: the screen is laid out for 1280×720
+// and a larger landscape screen shows it scaled (1920×1080: 1.5×, so 24 px type is 36 px
+// there). A phone or tablet propped up in portrait is laid out at its own size.
+const LAID_OUT_FOR = { width: 1280, height: 720 };
+
+function fitToScreen() {
+  const scale = innerWidth > innerHeight
+    ? Math.max(1, Math.min(innerWidth / LAID_OUT_FOR.width, innerHeight / LAID_OUT_FOR.height)) : 1;
+  document.documentElement.style.zoom = scale > 1 ? String(scale) : "";
+  // Viewport units are the screen's, then zoomed: css/table.css divides 100vh by this.
+  document.documentElement.style.setProperty("--tv-zoom", String(scale));
+}
+
 async function main() {
+  fitToScreen();
+  window.addEventListener("resize", fitToScreen);
   const wanted = params.get("lang");
   await loadLanguage(wanted && LANGUAGES[wanted] ? wanted : undefined);
   document.title = t("table_title");

@@ -143,7 +143,11 @@ def test_the_reveal_turns_the_cards_over_in_seat_order_once(stack, phones, finis
     expect(cards).to_have_count(len(NAMES))
     assert cards.locator(".reveal-name").all_inner_texts() == NAMES  # seat order
     timing = page.evaluate(REVEAL_TIMING_JS)
-    assert all(len(card) == 1 and card[0]["state"] == "running" for card in timing), timing
+    # One turn per card, started when the screen was drawn (on a loaded machine the first
+    # ones may be over by the time they are read: finished, not turned again).
+    assert all(len(card) == 1 and card[0]["state"] in ("running", "finished") for card in timing), (
+        timing
+    )
     delays = [card[0]["delay"] for card in timing]
     assert delays == sorted(delays) and delays[0] < delays[-1], delays  # one after another
     last = timing[-1][0]

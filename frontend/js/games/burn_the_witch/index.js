@@ -7,6 +7,7 @@ import { showHouse } from "./house.js";
 import { SCREENS } from "./screens.js";
 
 export { defaultSettings, createFields, lobbySettings, settingsSummary } from "./settings.js";
+export { tableScreen } from "./table_screen.js";
 
 export const key = "burn_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "btw_game";
