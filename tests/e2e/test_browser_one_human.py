@@ -229,7 +229,10 @@ def test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two(half_speed_sta
 
         def act(phone, lazy, page=page, cast=cast, acts=acts):
             turn = page.locator("main").get_attribute("data-phase") == "witches"
-            if turn and not cast and "Day 2" in page.locator("header").inner_text():
+            # Day 2 or later: on a loaded machine the harness can look too late for day 2's
+            # 15 s turn (7.5 s at 2×); the next day's turn reads the same words.
+            day = re.search(r"Day (\d+)", page.locator("header").inner_text()) if turn else None
+            if turn and not cast and day and int(day.group(1)) >= 2:
                 cast.append(_cast_by_the_words(page, say))
             else:
                 acts(phone, lazy)
