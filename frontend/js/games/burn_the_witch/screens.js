@@ -79,13 +79,15 @@ function vote(v, me, ctx) {
       h("li", {}, `🔥 ${t("btw_vote_burn_means", { trait: traitLabel(v.accused_trait), executioner: v.executioner })}`),
       h("li", {}, `💧 ${t("btw_vote_save_means", { trait: traitLabel(v.accused_trait), executioner: v.executioner })}`)),
     timeoutWarning(v, can(v, "vote") && !mine, "btw_timeout_vote"),
-    can(v, "vote") && house ? h("div", { class: "my-villagers" }, h("p", { class: "muted" }, t("btw_your_villagers")),
-      ...living.map((villager) => villagerCard(villager))) : null,
+    // The ballots first, in reach; then the villagers they belong to (whose traits say what
+    // a burn might cost this house).
     can(v, "vote") ? h("div", { class: "ballot" }, ...rows,
       h("button", { class: "big", id: "btw-cast", disabled: !complete, onclick: () => ctx.send("vote", { burn, save }) },
         t(mine ? "btw_change_vote" : "btw_cast_vote", { burn, save })),
       mine ? h("p", { class: "muted", role: "status" }, `✅ ${t("btw_your_vote", { burn: mine.burn, save: mine.save })}`) : null)
       : me ? h("p", { class: "muted" }, t("btw_no_vote")) : null,
+    can(v, "vote") && house ? h("div", { class: "my-villagers" }, h("p", { class: "muted" }, t("btw_your_villagers")),
+      ...living.map((villager) => villagerCard(villager))) : null,
     h("p", { class: "muted" }, `${t("btw_voted")}: ${(v.voted || []).join(", ") || "—"}`),
     notVoted.length ? h("p", { class: "muted" }, `⏳ ${t("btw_not_voted")}: ${notVoted.join(", ")}`) : null,
     roundLog(v),
@@ -124,7 +126,7 @@ function trial(v, me, ctx) {
     h("p", {}, t("btw_trial_explain")),
     h("p", { class: "trial-clock" }, clock(v)),
     trialState.points ? h("p", { class: "panel" }, `👉 ${pointsText(trialState.points)}`) : null,
-    pointing || (me && trialState.pointers.includes(me.name)) ? h("div", { class: "grid" }, ...trialState.targets
+    pointing || (me && trialState.pointers.includes(me.name)) ? h("div", { class: "grid trial-targets" }, ...trialState.targets
       .filter((name) => name !== me.name).map((name) => h("button", { class: "card", "aria-pressed": String(myPoint === name),
         disabled: locked || !pointing, onclick: () => ctx.send("point", { target: name, locked: false }) }, `👉 ${name}`))) : me ? h("p", { class: "muted" }, t("btw_cannot_point")) : null,
     pointing && myPoint && !locked ? h("button", { class: "big", id: "btw-lock", onclick: () => ctx.send("point", { target: myPoint, locked: true }) },
