@@ -29,9 +29,7 @@ export function dayItem(n, of, { warn = false, warnLabel = "" } = {}) {
 // unlabelled "🔏 0/3" said nothing to a newcomer). Stacked, so that every name fits whole
 // in one row at 360 px in every language.
 export function counterItem(icon, label, n, of) {
-  return h("span", { class: "fact stacked", role: "img", "aria-label": `${label} ${n}/${of}` },
-    h("span", { class: "label", "aria-hidden": "true" }, label),
-    h("span", { class: "value", "aria-hidden": "true" }, `${icon}${n}/${of}`));
+  return labelledItem(label, `${icon}${n}/${of}`, `${label} ${n}/${of}`);
 }
 
 // A tracker with no "of": its name in small print over its value ("Witches" over "🧙‍♀️2");

@@ -107,7 +107,8 @@ export function trialUnderWay(v) {
 // first. Whether the earlier rounds are open survives every redraw.
 let earlierOpen = false;
 
-function roundSection(r) {
+// One round of the log or of the end story: its title, then its events in order.
+export function roundSection(r) {
   return h("section", { class: "story-round" }, h("h3", {}, roundTitle(r.round)),
     h("ol", {}, ...r.events.map(eventLine).filter(Boolean).map((line) => h("li", {}, line))));
 }

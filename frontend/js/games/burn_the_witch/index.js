@@ -58,18 +58,23 @@ export function strip(v, ctx) {
   return { facts, cats: playerChips(v, b), end: [key] };
 }
 
-const PLAYER_MARKS = [["🗣️", "btw_accuser"], ["🪓", "btw_executioner"], ["☠️", "btw_hexed"],
-  ["🏚️", "btw_no_villagers_left"], ["💤", "away"], ["📵", "offline"]];
+// A player chip's marks, in order: [icon, the word that names it, shown(player, facts)];
+// the strip's key lists the same ones.
+const PLAYER_MARKS = [
+  ["🗣️", "btw_accuser", (p, v) => p.name === v.accuser],
+  ["🪓", "btw_executioner", (p, v) => p.name === v.executioner],
+  ["☠️", "btw_hexed", (p, v, hexed) => hexed.has(p.name)],
+  ["🏚️", "btw_no_villagers_left", (p) => !p.has_villagers],
+  ["💤", "away", (p) => p.away],
+  ["📵", "offline", (p, v) => (v.connected || {})[p.name] === false],
+];
 
-// A chip per player: 🗣️ the accuser, 🪓 the executioner, ☠️ hexed, 🏚️ no villagers left,
-// 💤 Away, 📵 offline (js/strip.js chip).
+// A chip per player with its marks (js/strip.js chip).
 function playerChips(v, b) {
   const connected = v.connected || {};
   const hexed = new Set((v.houses || []).filter((house) => house.hexed).map((house) => house.owner));
-  return (v.players || []).map((p) => b.chip({ name: p.name, offline: connected[p.name] === false, you: p.name === v.you, marks: [
-    [p.name === v.accuser, "🗣️", t("btw_accuser")], [p.name === v.executioner, "🪓", t("btw_executioner")],
-    [hexed.has(p.name), "☠️", t("btw_hexed")], [!p.has_villagers, "🏚️", t("btw_no_villagers_left")],
-    [p.away, "💤", t("away")], [connected[p.name] === false, "📵", t("offline")]] }));
+  return (v.players || []).map((p) => b.chip({ name: p.name, offline: connected[p.name] === false, you: p.name === v.you,
+    marks: PLAYER_MARKS.map(([icon, word, shown]) => [shown(p, v, hexed), icon, t(word)]) }));
 }
 
 // The same buzz on every phone at every step change, never "your turn" alone (the coven's

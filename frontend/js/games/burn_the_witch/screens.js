@@ -5,7 +5,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { FACTION_ICON } from "./icons.js";
 import { villagerCard, villagerName, traitLabel, identityLabel, livingVillagers, myHouse, can, tableBlock,
-  roundLog, roundsOf, roundTitle, trialUnderWay, eventLine, pointsText, clock, timeoutWarning } from "./common.js";
+  roundLog, roundsOf, roundSection, trialUnderWay, eventLine, pointsText, clock, timeoutWarning } from "./common.js";
 
 const waiting = (name, key) => h("p", { class: "muted waiting" }, `⏳ ${t(key, { name })}`);
 
@@ -40,15 +40,17 @@ function witchingHour(v, me, ctx) {
 function accuse(v, me, ctx) {
   const living = livingVillagers(v);
   const shown = [...new Set(living.flatMap((villager) => villager.traits))].sort();
-  const showing = (trait) => living.filter((villager) => villager.traits.includes(trait));
-  const houses = (trait) => [...new Set(showing(trait).map((villager) => villager.owner))];
+  const shownBy = (trait) => {
+    const showing = living.filter((villager) => villager.traits.includes(trait));
+    return t("btw_trait_shown", { n: showing.length, houses: [...new Set(showing.map((villager) => villager.owner))].join(", ") });
+  };
   return [h("h1", {}, `🗣️ ${t("btw_round_accuse", { round: v.round })}`),
     can(v, "accuse") ? h("p", {}, t("btw_accuse_prompt")) : waiting(v.accuser, "btw_waiting_accuser"),
     timeoutWarning(v, can(v, "accuse"), "btw_timeout_accuse"),
     can(v, "accuse") ? h("div", { class: "grid traits-grid" }, ...shown.map((trait) =>
       h("button", { class: "card", onclick: () => ctx.send("accuse", { trait }) },
         h("span", { class: "trait-name" }, traitLabel(trait)),
-        h("span", { class: "trait-count" }, t("btw_trait_shown", { n: showing(trait).length, houses: houses(trait).join(", ") }))))) : null,
+        h("span", { class: "trait-count" }, shownBy(trait))))) : null,
     roundLog(v),
     tableBlock(v)];
 }
@@ -193,9 +195,7 @@ function over(v, me, ctx) {
           h("span", { class: "villager-name" }, `${villager.burned ? "🔥 " : ""}${villagerName(villager.name)}`),
           h("span", { class: "identity" }, identityLabel(villager.identity || identities[villager.name])))))),
     h("h2", {}, `📜 ${t("btw_story")}`),
-    ...rounds.map((r) => h("section", { class: "story-round" },
-      h("h3", {}, roundTitle(r.round)),
-      h("ol", {}, ...r.events.map(eventLine).filter(Boolean).map((line) => h("li", {}, line))))),
+    ...rounds.map(roundSection),
     ctx.toLobby ? h("button", { class: "big", id: "to-lobby", onclick: () => ctx.toLobby() }, t("to_lobby")) : null];
 }
 
