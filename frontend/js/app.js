@@ -110,7 +110,7 @@ function onMessage(message) {
     // showing that step a moment later asks (a ping it needs not send is a frame that would
     // tell the Wi-Fi its move came late: issue 34).
     if (message.code === "stale_move") { catchUpAfterStaleMove(); return; }
-    if (message.code === "kicked") forgetSeat();
+    if (message.code === "kicked") { forgetSeat(); connection.startOver(); }
     // Next to the control whose move was refused (the last one sent), in the player's language.
     setError(errorText(message.code, message.params || {}), app.lastMove && app.lastMove.control);
   } else if (message.type === "replay") {

@@ -164,6 +164,17 @@ export class Connection {
     this.rev = null;
   }
 
+  // The server is closing this socket (the host removed this phone): a frame sent on it
+  // in the meantime (a join typed at once) would be lost with it, so the next frame waits
+  // for a new socket, which takes no seat.
+  startOver() {
+    const socket = this.socket;
+    this.socket = null; // its close is not a lost connection (onclose checks this)
+    this.forgetView();
+    if (socket) socket.close();
+    this.open();
+  }
+
   wake() {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) this.ping();
     else this.open();
