@@ -29,7 +29,7 @@ LOOK_JS = """() => {
   // A blank card slot looks like a card button from across the table: it counts as one.
   const buttons = [...main.querySelectorAll("button, .card.blank")].filter(shown).map(box);
   const countdown = document.querySelector("header .countdown");
-  const bar = document.getElementById("ctw-hold");
+  const bar = document.querySelector("#ctw-hold, #btw-hold"); // the game's hold bar
   const popup = main.querySelector(".witch-popup"), scene = popup && popup.closest(".scene");
   const inside = (a, b) => a[0] >= b[0] && a[1] >= b[1] && a[0] + a[2] <= b[0] + b[2] && a[1] + a[3] <= b[1] + b[3];
   return { phase: main.dataset.phase, member: Boolean(main.querySelector(".ritual-cards")), blocks, buttons, strip: box(document.querySelector("header"), true),
@@ -103,12 +103,14 @@ def buzz_differences(first: list, other: list) -> list[str]:
 
 #: The hold panel, held open: its box and its buttons (the lock's and one per other cat).
 PANEL_JS = """() => {
-  const bar = document.getElementById("ctw-hold");
-  bar.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
-  const sheet = document.getElementById("ctw-sheet");
+  const bar = document.querySelector("#ctw-hold, #btw-hold");
+  const sheet = document.querySelector("#ctw-sheet, #btw-sheet");
   const box = (el) => { const r = el.getBoundingClientRect();
     return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; };
-  const look = { open: !sheet.hidden, sheet: box(sheet), buttons: sheet.querySelectorAll("button").length };
+  const before = { hidden: sheet.hidden, children: sheet.children.length, bar: box(bar) };
+  bar.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+  const look = { open: !sheet.hidden, sheet: box(sheet), buttons: sheet.querySelectorAll("button").length,
+                 blocks: [...sheet.children].map(box), before };
   bar.dispatchEvent(new PointerEvent("pointerup", { bubbles: true }));
   look.closed = sheet.hidden;
   return look;
