@@ -2,7 +2,8 @@
 of issue 34, for the second game). One player's phone, her house and seat the same, shows
 the same blocks and buttons in the same places, the same countdown and hold bar, whether
 she holds the coven, was bewitched, holds one witch, or holds only innocents (devout or
-plain): while another player accuses, at the vote's ballot screen, and at the execution. Their house panels, held, are the same size with as many buttons,
+plain): in the witching hour (the coven's prompt against the others' decoy), while another
+player accuses, at the vote's ballot screen, and at the execution. Their house panels, held, are the same size with as many buttons,
 and closed show nothing. Every language, at 360×640 and 390×844.
 
 The views are the engine's own (a rigged deal, tests/engine/burn_the_witch/support.py); each
@@ -33,6 +34,7 @@ SECRETS = {
 def _steps(houses: list[list[str]], tap: tuple[str, str] | None) -> dict:
     state, _ = start(support.rig(houses, first="Di", timers=True), support.T0)
     assert state.phase == "witching_hour"
+    witching = state
     if tap:
         coven, direction = tap
         state, _ = apply(state, {"type": "bewitch", "direction": direction, "player": coven},
@@ -45,7 +47,7 @@ def _steps(houses: list[list[str]], tap: tuple[str, str] | None) -> dict:
     assert voting.phase == "vote"
     executing = support.vote_all(voting, burn=True)
     assert executing.phase == "execute", executing.phase
-    return {"accuse": accusing, "vote": voting, "execute": executing}
+    return {"witching_hour": witching, "accuse": accusing, "vote": voting, "execute": executing}
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +62,7 @@ def steps() -> dict:
     return found
 
 
-@pytest.mark.parametrize("step", ["accuse", "vote", "execute"])
+@pytest.mark.parametrize("step", ["witching_hour", "accuse", "vote", "execute"])
 def test_anns_phone_looks_the_same_whatever_her_secret(stack, browser, steps, step):
     deadline = stack.clock.now() + 120
     pages = {}
