@@ -9,7 +9,7 @@ import { Connection } from "./connection.js";
 import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
 import { lobbyScreen, hostTools, rangeText } from "./lobby.js";
 import * as strip from "./strip.js";
-import { setClock, tickMs } from "./clock.js";
+import { setClock, everyTick } from "./clock.js";
 
 // A refusal in the player's language: `error_<code>` with its params (every code the server
 // sends has one: tests/engine/test_error_codes.py), else a plain "That did not work" (a newer
@@ -75,7 +75,7 @@ async function main() {
     onSendFailed: () => { setError(t("not_sent"), app.lastMove && app.lastMove.control); render(); },
   });
   connection.open();
-  setInterval(renderStatus, tickMs()); // the countdown
+  everyTick(renderStatus); // the countdown
   // An error sticks just under the status bar (css: main > .error), whatever its height.
   new ResizeObserver(() => document.body.style.setProperty("--status-height", `${statusBar.offsetHeight}px`))
     .observe(statusBar);

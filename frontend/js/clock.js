@@ -24,3 +24,14 @@ export const realSeconds = (gameSeconds) => gameSeconds / scale;
 
 // A countdown's refresh: once a game second (never faster than ten times a wall second).
 export const tickMs = () => Math.max(100, 1000 / scale);
+
+// One ticker for every countdown on the page: the strip's clock and a screen's own clock
+// (Burn the Witch's) turn over in the same instant (issue 35: each on its own timer, they
+// showed seconds 1 apart for part of every second).
+const ticked = new Set();
+let ticker = null;
+
+export function everyTick(refresh) {
+  ticked.add(refresh);
+  if (!ticker) ticker = setInterval(() => ticked.forEach((f) => f()), tickMs());
+}

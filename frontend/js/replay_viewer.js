@@ -1,17 +1,22 @@
 // The replay viewer (replay.html, issues 15 and 32): a finished game's viewer's file
 // (docs/replay.md, "A game played in a room") played back step by step in the browser, as
-// the table saw it: each step's public table view (the file's `steps`), drawn by the
-// game's own screens as a phone that watches sees them. The file holds what the game's
-// end screen reveals, nothing more (no move, ballot or ritual card). Roles stay hidden
-// until the last step unless "Show roles" is on; then each cat's role (from the end
-// screen's view) is shown on every step.
+// the table saw it: each step's public table view (the file's `steps`), drawn as the table
+// screen draws it (js/table.js: the game's `tableScreen`, else the step's spectator screen;
+// the end is the game's own end screen, with its whole story), with nothing that needs a
+// seat: no countdown, no "waiting for… ↻", no hold bar. Under the step's position, what
+// happened since the step before, a sentence per public fact in the viewer's language
+// (each game's `newsSince`; the roles, its `revealedRoles`). The file holds what the game's end screen reveals, nothing
+// more (no move, ballot or ritual card). Roles stay hidden until the last step unless
+// "Show roles" is on; then they are shown on every step from the first, taken from the
+// end's view: each cat's role (Catch the Witch), each player's faction and every
+// villager's identity (Burn the Witch).
 // The file comes from the phone's game tab ("Watch the replay" opens this page in a new
 // tab, so the game's tab keeps its seat, and leaves the file in localStorage when it has
 // come) or from a file the player opens here. A file this page cannot read is said so in
 // words, forgotten (a reload does not meet it again) and the file picker offered again.
 import { h, clear, replaceIfChanged } from "./dom.js";
 import { KEYS } from "./storage.js";
-import { loadLanguage, t, hasString } from "./i18n.js";
+import { loadLanguage, t } from "./i18n.js";
 import { GAMES } from "./games.js";
 import * as strip from "./strip.js";
 
@@ -37,6 +42,7 @@ const ctx = {
 
 async function main() {
   await loadLanguage();
+  document.title = t("replay_title");
   const kept = localStorage.getItem(KEYS.watchReplay);
   if (kept) open(kept);
   window.addEventListener("storage", (e) => {
@@ -101,27 +107,25 @@ function go(at) {
   render();
 }
 
-// A role's name in the player's language (Catch the Witch's roles, Burn the Witch's identities).
-function roleName(role) {
-  for (const key of [`role_${role}`, `identity_${role}`]) if (hasString(key)) return t(key);
-  return role;
-}
-
-// Every cat's role, from the last step (the game's end reveals them all).
-function roles(file) {
-  const last = file.steps[file.steps.length - 1].view;
-  return Object.fromEntries((last.players || []).filter((p) => p.role).map((p) => [p.name, p.role]));
-}
-
-// The step's view as the game's screens draw it: no player's own ("me" is null), no
-// running countdown, and the roles in when they are shown.
+// The step's view as the table screen has it: no player's own ("me" is null), no running
+// countdown, and no list of whom the step waits for (a phone's, with its ↻ to bring it up
+// to date: here every step is as it opened).
 function shownView(file, index) {
-  const view = file.steps[index].view;
-  const known = viewer.showRoles ? roles(file) : {};
-  return {
-    ...view, deadline: null, you: null, me: null,
-    players: (view.players || []).map((p) => (known[p.name] && !p.role ? { ...p, role: known[p.name] } : p)),
-  };
+  return { ...file.steps[index].view, deadline: null, you: null, me: null, waiting: null };
+}
+
+// Every role the end reveals, told on step `v` (the game's end, the last step, reveals them).
+function revealed(file, v) {
+  return gameOf(file).revealedRoles(file.steps[file.steps.length - 1].view, v);
+}
+
+// What happened since the step before: a sentence per public fact, or that nothing did.
+function news(file, v) {
+  const previous = viewer.at ? file.steps[viewer.at - 1].view : null;
+  const lines = gameOf(file).newsSince(previous, v);
+  return h("section", { class: "replay-news", "aria-label": t("replay_news") },
+    h("h2", {}, t("replay_news")),
+    lines.length ? h("ul", {}, ...lines.map((line) => h("li", {}, line))) : h("p", { class: "muted" }, t("replay_news_none")));
 }
 
 function controls(file) {
@@ -169,16 +173,21 @@ function render() {
   clear(statusBar);
 }
 
+// The file's game (problemOf checked it is one of GAMES).
+const gameOf = (file) => GAMES.find((g) => g.key === file.game);
+
 function showStep(file) {
-  const game = GAMES.find((g) => g.key === file.game);
+  const game = gameOf(file);
   const v = shownView(file, viewer.at);
-  const parts = [h("h1", {}, t("replay_title")), controls(file)];
-  const known = roles(file);
-  if (viewer.showRoles && Object.keys(known).length) {
-    parts.push(h("ul", { class: "replay-roles" },
-      ...Object.entries(known).map(([name, role]) => h("li", {}, h("strong", {}, name), ` ${roleName(role)}`))));
+  const parts = [h("h1", {}, t("replay_title")), controls(file), news(file, v)];
+  const known = viewer.showRoles ? revealed(file, v) : [];
+  if (known.length) {
+    parts.push(h("ul", { class: "replay-roles" }, ...known.map(([name, words]) => h("li", {}, h("strong", {}, name), ` ${words}`))));
   }
-  parts.push(...game.render(v, ctx));
+  // As the table screen draws the step (js/table.js); the end as the game's end screen,
+  // whose story a replay is watched for.
+  const table = !game.isOver(v) && game.tableScreen ? game.tableScreen(v, ctx) : null;
+  parts.push(...(table || game.render(v, ctx)));
   const own = game.strip ? game.strip(v, ctx) : null;
   const facts = own ? own.facts.filter(Boolean) : [];
   const cats = own ? own.cats : strip.genericCats(v);

@@ -10,7 +10,7 @@ import { t, loadLanguage, currentLanguage, LANGUAGES } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { gameOf } from "./games.js";
 import * as strip from "./strip.js";
-import { setClock, tickMs } from "./clock.js";
+import { setClock, everyTick } from "./clock.js";
 import { narrate, isMuted, setMuted } from "./narration.js";
 
 const params = new URLSearchParams(location.search);
@@ -85,7 +85,7 @@ async function main() {
     onSendFailed: () => {},
   });
   connection.open();
-  setInterval(renderStatus, tickMs()); // the countdown
+  everyTick(renderStatus); // the countdown
   document.addEventListener("visibilitychange", () => { if (!document.hidden) connection.wake(); });
   render();
 }

@@ -117,6 +117,30 @@ def test_every_round_stays_one_tap_away_and_timeouts_warn(stack, phones, states,
     assert page.evaluate("window.buzzes") == [200]
 
 
+#: Every animation frame for 2.5 s: the strip's countdown and the screen's own, as digits.
+CLOCKS_JS = """() => new Promise((done) => {
+  const seen = [], end = performance.now() + 2500;
+  const digits = (el) => el ? el.textContent.replace(/\\D/g, "") : null;
+  const look = () => {
+    seen.push([digits(document.querySelector("#status .countdown")), digits(document.querySelector(".btw-clock"))]);
+    if (performance.now() < end) requestAnimationFrame(look); else done(seen);
+  };
+  look();
+})"""
+
+
+def test_the_strips_clock_and_the_screens_clock_show_the_same_second(stack, phones, states):
+    """Finding 13: the strip's clock and the big clock were 1 s apart for part of every
+    second (each on its own timer); one ticker turns both over together."""
+    accusing = states["accusing"]
+    page = phones("en-GB")
+    _show(page, stack, {**_view(accusing, accusing.accuser), "deadline": stack.clock.now() + 30})
+    expect(page.locator(".timeout-warning .btw-clock")).to_have_text(re.compile(r"\d"))
+    seen = page.evaluate(CLOCKS_JS)
+    assert len({strip for strip, _ in seen}) >= 2, seen  # a second turned over while watched
+    assert [pair for pair in seen if pair[0] != pair[1]] == [], seen
+
+
 @pytest.mark.parametrize("language", list(LOCALES))
 def test_the_vote_says_what_burn_and_save_burn_and_the_end_who_won(stack, phones, states, language):
     """Finding 4 and 11: one ballot per villager, what each choice burns; at the end a

@@ -7,18 +7,26 @@ The files are real downloads: whole bot games played through the room service (i
 memory), fetched with ``{"action": "replay"}`` as a phone does. The viewer gets a file the
 way the result screen's "Watch the replay" leaves it (localStorage) or opened from
 disk. Every step of a game of each game is drawn (a script error anywhere fails the
-test); screenshots go to docs/screens/replay-*.png."""
+test); screenshots go to docs/screens/replay-*.png.
+
+Issue 35 (finding 8): in every language, each step of both games is told in words: what
+happened since the step before, a sentence a public fact; roles, or factions and
+villager identities, from the first step when shown; no engine words, no English on a
+page in another language, and nothing that speaks to a seat (the viewer has none)."""
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_browser_btw_table_tv import SEAT_KEYS as BTW_SEAT_KEYS
 from tests.service.test_replay_download import downloaded
 from tests.support.service_harness import Harness
-from tests.support.untranslated import strings
+from tests.support.ui_table import LOCALES
+from tests.support.untranslated import SEEN_TEXT_JS, english_words, strings
 
 SCREENS = Path(__file__).parents[2] / "docs" / "screens"
 CATS = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
@@ -179,3 +187,141 @@ def test_a_malformed_file_is_refused_in_words_forgotten_and_the_picker_offered_a
     page.set_input_files("#replay-file", str(good))
     expect(page.locator("#replay-position")).to_be_visible()
     expect(page.locator("main .error")).to_have_count(0)
+
+
+#: A phone's words to its own seat (and its refresh control): none in the viewer, which has
+#: no seat. Burn the Witch's are the table screen's test's; these are Catch the Witch's and
+#: the vote's and the end's of Burn the Witch.
+SEAT_KEYS = [*BTW_SEAT_KEYS, "role_check", "secrets_hint", "hold_secrets", "hold_to_reveal",
+             "you_are_ready", "night_watch_text", "btw_vote_ballots", "btw_faction_zealot",
+             "btw_faction_sympathizer"]  # fmt: skip
+#: Engine words: a move's type and its fields ("point · target: Tofu · locked: true"),
+#: "— timeout", a key or phase in snake_case, a move's type or field as the engine
+#: names it.
+ENGINE_WORDS = re.compile(
+    r"\b[a-z_]+ · [a-z_]+: |— timeout|\b[a-z]+_[a-z_]+\b"
+    r"|\b(?:point|bewitch|retribute|timeout|target|locked|direction|true|false|null)\b"
+)
+#: What a step shows, read at once: its position, every word seen, the news, the roles.
+READ_JS = f"""() => ({{
+  position: document.querySelector("#replay-position").textContent,
+  seen: ({SEEN_TEXT_JS})(),
+  news: [...document.querySelectorAll(".replay-news li")].map((li) => li.innerText),
+  newsBlock: document.querySelectorAll(".replay-news").length,
+  roles: [...document.querySelectorAll(".replay-roles li")].map((li) => li.innerText),
+}})"""
+
+
+def _fill(text: str, **params) -> str:
+    for key, value in params.items():
+        text = text.replace("{" + key + "}", str(value))
+    return text
+
+
+def _expected_news(game: str, previous: dict | None, view: dict, say: dict) -> list[str]:
+    """Words the step's news must hold: each public result it is the first step to show."""
+    if game == "burn_the_witch":
+        before = len(previous["history"]) if previous else 0
+        burned = [e for e in view["history"][before:] if e["kind"] == "burn"]
+        words = [say[f"btw_name_{e['villager'].lower()}"] for e in burned]
+        if view.get("result"):
+            words.append(say[f"btw_winner_{view['result']['winner']}"])
+        return words
+    today, phase = view.get("today") or {}, view["phase"]
+    if phase == "morning":
+        return [_fill(say["narrate_morning"].split("{ingredients}")[0], n=view["day"])]
+    if phase == "approval_result":
+        p = today["proposals"][-1]
+        key = "replay_proposal_passed" if p["passed"] else "replay_proposal_rejected"
+        return [
+            _fill(
+                say[key],
+                chief=p["chief"],
+                yes=", ".join(p["yes"]) or "—",
+                no=", ".join(p["no"]) or "—",
+            )
+        ]
+    if phase == "ritual_result":
+        return [say["success" if today["ritual_result"] == "success" else "failure"]]
+    if phase == "vote_result":
+        exiled = today["vote"]["exiled"]
+        return [_fill(say["exiled"], name=exiled) if exiled else say["nobody_exiled"]]
+    if phase == "game_over":
+        return [say[f"winner_{view['outcome']['winner']}"]]
+    return []
+
+
+def _roles_problems(game: str, view: dict, last: dict, roles: list[str], say: dict) -> list[str]:
+    """Every player's role (Catch the Witch), or faction and villagers' identities (Burn
+    the Witch), as the last step reveals them, told on this step."""
+    if game == "catch_the_witch":
+        wanted = [f"{p['name']} {say['role_' + p['role']]}" for p in last["players"]]
+        return [f"role {line!r} not shown" for line in wanted if line not in roles]
+    result, problems = last["result"], []
+    if len(roles) != len(view["houses"]):
+        problems.append(f"{len(roles)} players' factions for {len(view['houses'])} houses")
+    for house, line in zip(view["houses"], roles, strict=False):
+        faction = say["btw_" + result["factions"][house["owner"]]]
+        if not line.startswith(f"{house['owner']} ") or faction not in line:
+            problems.append(f"{house['owner']}: no faction in {line!r}")
+        for villager in house["villagers"] + house["burned"]:
+            name = say[f"btw_name_{villager['name'].lower()}"]
+            identity = say["btw_" + result["identities"][villager["name"]]]
+            if not re.search(rf"{re.escape(name)} \S+ {re.escape(identity)}", line):
+                problems.append(f"{house['owner']}: {name} without {identity} in {line!r}")
+    return problems
+
+
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_every_step_of_both_games_is_told_in_words_in_the_viewers_language(
+    stack, phones, files, language, tmp_path
+):
+    """Issue 35, finding 8: the viewer said no role until the last step, told moves in
+    engine words in English whatever the language, and showed a phone's leftovers (a
+    "Waiting for … ↻" that refreshes nothing, an empty "Your secret role"). Each step of a
+    whole game of each game is read once, roles shown from the first step."""
+    say = strings(language)
+    seat_words = [say[key] for key in SEAT_KEYS] + [say["waiting_for"].split("{names}")[0]]
+    page = phones(LOCALES[language])
+    page.goto(stack.http_url + "/replay.html")
+    problems: list[str] = []
+    shot, mid_game = False, ("en", "burn_the_witch", "choose_villager")
+    for game, file in files.items():
+        chosen = tmp_path / f"{game}.json"
+        chosen.write_text(json.dumps(file), encoding="utf-8")
+        steps = [step["view"] for step in file["steps"]]
+        page.set_input_files("#replay-file", str(chosen))
+        first = _fill(say["replay_step"], n=1, of=len(steps))
+        expect(page.locator("#replay-position")).to_have_text(first)
+        page.locator("#replay-roles").set_checked(True)
+        for i, view in enumerate(steps):
+            if i:
+                page.click("#replay-next")
+            shown = page.evaluate(READ_JS)
+            where = f"{game} step {i + 1} ({view['phase']})"
+            assert shown["position"] == _fill(say["replay_step"], n=i + 1, of=len(steps)), where
+            seen = shown["seen"]
+            problems += [
+                f"{where}: engine words {m.group(0)!r}" for m in ENGINE_WORDS.finditer(seen)
+            ]
+            problems += [f"{where}: a seat's words {w!r}" for w in seat_words if w in seen]
+            if "↻" in seen:
+                problems.append(f"{where}: a refresh control ↻")
+            if language != "en" and (english := english_words(seen, set(CATS))):
+                problems.append(f"{where}: English {english}")
+            if shown["newsBlock"] != 1:
+                problems.append(f"{where}: no news block")
+            news = "\n".join(shown["news"])
+            previous = steps[i - 1] if i else None
+            wanted = _expected_news(game, previous, view, say)
+            problems += [
+                f"{where}: news without {w!r}: {shown['news']}" for w in wanted if w not in news
+            ]
+            problems += [
+                f"{where}: {p}" for p in _roles_problems(game, view, steps[-1], shown["roles"], say)
+            ]
+            if not shot and mid_game == (language, game, view["phase"]):
+                # Mid-game: a trial's points told, every identity shown.
+                page.screenshot(path=SCREENS / "replay-btw-step.png", full_page=True)
+                shot = True
+    assert problems == [], "\n".join(problems[:40])

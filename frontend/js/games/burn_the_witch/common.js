@@ -2,8 +2,8 @@
 // a villager card, the table of every house, and the story told from the view's `history`.
 import { h } from "../../dom.js";
 import { t, hasString } from "../../i18n.js";
-import { gameNow, tickMs } from "../../clock.js";
-import { TRAIT_ICON, IDENTITY_ICON } from "./icons.js";
+import { gameNow, everyTick } from "../../clock.js";
+import { TRAIT_ICON, IDENTITY_ICON, FACTION_ICON } from "./icons.js";
 
 // A villager's name in the player's language (the engine's name is the villager's key).
 export function villagerName(name) {
@@ -73,6 +73,42 @@ export function eventLine(event) {
   }
 }
 
+// The end (§1): who won, with their faction's icon.
+export const winnerTitle = (result) =>
+  `${result.winner === "zealots" ? FACTION_ICON.zealot : FACTION_ICON.sympathizer} ${t("btw_winner_" + result.winner)}`;
+
+// What the end adds to a player's name: their kind of sympathizer (coven, witch, bewitched).
+export function kindsOf(result) {
+  const kinds = Object.fromEntries((result.sympathizers || []).map((s) => [s.name, s.kind]));
+  return (player) => (kinds[player] ? ` (${t("btw_kind_" + kinds[player])})` : "");
+}
+
+// What the table saw happen between two steps (the replay viewer, js/replay_viewer.js): a
+// line for each event of `v`'s history that `previous` (null: none) did not have, in order,
+// then the result once the game has ended.
+export function newsSince(previous, v) {
+  const events = roundsOf(v.history).flatMap((r) => r.events);
+  const lines = events.slice(((previous && previous.history) || []).length).map(eventLine);
+  const result = v.result;
+  if (result && !(previous && previous.result)) lines.push(winnerTitle(result), t("btw_reason_" + result.reason, { round: result.round }));
+  return lines.filter(Boolean);
+}
+
+// Every player's faction and the identity of every villager of their house (living, then
+// burned), as the game's end reveals them (`result`, from its last view), told on any step
+// `v` of it (the replay viewer's "Show roles"): [player, words] per house.
+export function revealedHouses(result, v) {
+  const kind = kindsOf(result);
+  const identities = result.identities || {};
+  return v.houses.map((house) => {
+    const faction = (result.factions || {})[house.owner];
+    const villagers = [...house.villagers, ...house.burned.map((villager) => ({ ...villager, burned: true }))]
+      .map((villager) => `${villager.burned ? "🔥" : ""}${villagerName(villager.name)} ${identityLabel(villager.identity || identities[villager.name])}`);
+    const who = faction ? `${FACTION_ICON[faction]} ${t("btw_" + faction)}${kind(house.owner)}` : "";
+    return [house.owner, `${who}: ${villagers.join(", ")}`];
+  });
+}
+
 export function pointsText(points) {
   const pairs = Object.entries(points || {});
   return pairs.length ? pairs.map(([from, to]) => `${from} → ${to}`).join(", ") : t("btw_nobody_pointed");
@@ -128,14 +164,11 @@ export function roundLog(v) {
 
 // The step's countdown on the screen itself (the witching hour, the trial's two minutes),
 // ticking every second between views: the shell redraws only its strip each second.
-let ticking = false;
+const tickClocks = () => document.querySelectorAll(".btw-clock").forEach(tick);
 
 export function clock(v) {
   if (!v.deadline) return null;
-  if (!ticking) {
-    ticking = true;
-    setInterval(() => document.querySelectorAll(".btw-clock").forEach(tick), tickMs());
-  }
+  everyTick(tickClocks); // with the strip's clock: the two never show different seconds
   const el = h("span", { class: "btw-clock", "data-deadline": String(v.deadline) });
   tick(el);
   return el;

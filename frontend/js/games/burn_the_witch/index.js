@@ -5,9 +5,11 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { showHouse } from "./house.js";
 import { SCREENS } from "./screens.js";
+import { revealedHouses } from "./common.js";
 
 export { defaultSettings, createFields, lobbySettings, settingsSummary } from "./settings.js";
 export { tableScreen } from "./table_screen.js";
+export { newsSince } from "./common.js";
 
 export const key = "burn_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "btw_game";
@@ -15,6 +17,12 @@ export const icon = "🔥";
 export const taglineKey = "btw_tagline"; // the home screen's line under its name
 export const players = { min: 5, max: 10 }; // engine/burn_the_witch/tables.py
 export const seatsKey = "players_seated"; // the lobby's heading: "Players at the table (n/max)"
+
+// The replay viewer's "Show roles" (js/replay_viewer.js): each player's faction and every
+// villager's identity, from the end's view `last`, told on step `v` ([player, words]).
+export function revealedRoles(last, v) {
+  return last.result && v.houses ? revealedHouses(last.result, v) : [];
+}
 
 // One key per step a player acts in: the phase, the round, how far the story has gone (each
 // burn, trial and hex is a new step) and whose choice is pending. Public fields only: every

@@ -5,7 +5,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { FACTION_ICON } from "./icons.js";
 import { villagerCard, villagerName, traitLabel, identityLabel, livingVillagers, myHouse, can, tableBlock,
-  roundLog, roundsOf, roundSection, trialUnderWay, eventLine, pointsText, clock, timeoutWarning } from "./common.js";
+  roundLog, roundsOf, roundSection, trialUnderWay, eventLine, pointsText, clock, timeoutWarning, winnerTitle, kindsOf } from "./common.js";
 
 const waiting = (name, key) => h("p", { class: "muted waiting" }, `⏳ ${t(key, { name })}`);
 
@@ -173,15 +173,14 @@ function over(v, me, ctx) {
   const result = v.result;
   if (!result) return [h("h1", {}, t("btw_phase_over"))];
   const factions = Object.entries(result.factions || {});
-  const kinds = Object.fromEntries((result.sympathizers || []).map((s) => [s.name, s.kind]));
-  const faction = (name) => factions.filter(([, f]) => f === name).map(([player]) =>
-    player + (kinds[player] ? ` (${t("btw_kind_" + kinds[player])})` : ""));
+  const kind = kindsOf(result);
+  const faction = (name) => factions.filter(([, f]) => f === name).map(([player]) => player + kind(player));
   const identities = result.identities || {};
   const rounds = roundsOf(v.history);
   const myFaction = v.you ? (result.factions || {})[v.you] : null; // none on the table screen
   const won = myFaction && result.winner === `${myFaction}s`;
   const burnedInnocents = v.innocents_burned ?? 0;
-  return [h("h1", {}, `${result.winner === "zealots" ? FACTION_ICON.zealot : FACTION_ICON.sympathizer} ${t("btw_winner_" + result.winner)}`),
+  return [h("h1", {}, winnerTitle(result)),
     myFaction ? h("p", { class: `personal-result ${won ? "won" : "lost"}` }, t(won ? "btw_you_won" : "btw_you_lost")) : null,
     h("p", {}, t("btw_reason_" + result.reason, { round: result.round })),
     h("p", { class: "final-tally" }, `🔥 ${t("btw_innocents_burned", { n: burnedInnocents, of: v.wrongly_condemned })} · 🧙‍♀️ ${t("btw_witches_left", { n: v.witches_left })}`),

@@ -6,13 +6,19 @@ import { label, names, humans, choiceButtons, doneButton } from "./common.js";
 import { duck } from "./morning.js";
 import { momentStyle } from "../../moments.js";
 
+// The evening's news (frogs, cats back to human, ingredients dropped), a line each.
+function eveningNews(day) {
+  const news = [];
+  if (day.new_frogs.length) news.push(`🐸 ${t("new_frogs", { names: names(day.new_frogs) })}`);
+  if (day.restored.length) news.push(`🌿 ${t("restored", { names: names(day.restored) })}`);
+  if (day.dropped.length) news.push(t("dropped", { items: day.dropped.map((i) => t("ingredient_" + i)).join(", ") }));
+  return news;
+}
+
 function dayNews(day) {
   if (!day) return [];
-  const news = [];
-  if (day.new_frogs.length) news.push(h("p", {}, "🐸 ", t("new_frogs", { names: names(day.new_frogs) })));
-  if (day.restored.length) news.push(h("p", {}, "🌿 ", t("restored", { names: names(day.restored) })));
-  if (day.dropped.length) news.push(h("p", {}, t("dropped", { items: day.dropped.map((i) => t("ingredient_" + i)).join(", ") })));
-  return news.length ? news : [h("p", {}, t("nothing_happened"))];
+  const news = eveningNews(day);
+  return (news.length ? news : [t("nothing_happened")]).map((line) => h("p", {}, line));
 }
 
 function evening(v, me, ctx) {
@@ -138,16 +144,64 @@ function exileVote(v, me, ctx) {
   return h("div", {}, ...parts);
 }
 
-function voteResult(v, me, ctx) {
-  const vote = v.today.vote || { votes: {}, exiled: null };
+// The exile vote told: who is exiled, then who voted for whom (and who skipped), a line each.
+function exileLines(vote) {
   const byTarget = {};
   for (const [voter, target] of Object.entries(vote.votes)) (byTarget[target ?? ""] ||= []).push(voter);
+  return [vote.exiled ? t("exiled", { name: vote.exiled }) : t("nobody_exiled"),
+    ...Object.entries(byTarget).map(([target, voters]) =>
+      (target ? t("voted_for", { names: names(voters), target }) : t("voted_skip", { names: names(voters) })))];
+}
+
+function voteResult(v, me, ctx) {
+  const [verdict, ...tally] = exileLines(v.today.vote || { votes: {}, exiled: null });
   return h("div", {}, h("h2", {}, t("vote_result")),
-    h("div", { class: "panel" }, h("p", {}, h("strong", {}, vote.exiled ? t("exiled", { name: vote.exiled }) : t("nobody_exiled"))),
+    h("div", { class: "panel" }, h("p", {}, h("strong", {}, verdict)),
       v.today.exiled_role ? h("p", {}, label("role", v.today.exiled_role)) : null,
-      ...Object.entries(byTarget).map(([target, voters]) => h("p", {},
-        target ? t("voted_for", { names: names(voters), target }) : t("voted_skip", { names: names(voters) })))),
+      ...tally.map((line) => h("p", {}, line))),
     doneButton(v, me, ctx, "ok", t("ok")));
+}
+
+// What the table saw happen between two steps (the replay viewer, js/replay_viewer.js): a
+// line for each public fact of `v` that `previous` (null: none) did not show yet, in the
+// order of the day. Facts are keyed by day, so a new day's morning is news again.
+export function newsSince(previous, v) {
+  const before = new Set(previous ? publicFacts(previous).map(([key]) => key) : []);
+  return publicFacts(v).filter(([key]) => !before.has(key)).map(([, line]) => line);
+}
+
+// The steps after the night's spells: the evening's news is known from then on.
+const NIGHT_OVER = new Set(["evening", "discussion", "proposal", "approval", "approval_result", "ritual",
+  "ritual_result", "squabble", "vote", "vote_result", "game_over"]);
+
+function publicFacts(v) {
+  const days = [...(v.history || []), ...(v.today ? [v.today] : [])];
+  const facts = days.flatMap((day) => dayFacts(day, day !== v.today || NIGHT_OVER.has(v.phase)));
+  const outcome = v.outcome;
+  if (outcome) facts.push(["winner", `🏁 ${t(`winner_${outcome.winner}`)}`], ["reason", t(`reason_${outcome.reason}`)]);
+  return facts;
+}
+
+function dayFacts(day, nightOver) {
+  const key = (what) => `${day.day}/${what}`;
+  const wanted = (day.required || []).map((i) => label("ingredient", i)).join(", ");
+  const facts = [[key("morning"), `🦆 ${t("narrate_morning", { n: day.day, ingredients: wanted })}`]];
+  const evening = eveningNews(day);
+  facts.push(...evening.map((line) => [key(line), line]));
+  if (nightOver && !evening.length) facts.push([key("quiet"), `🌆 ${t("nothing_happened")}`]);
+  (day.proposals || []).forEach((p, i) => {
+    facts.push([key(`proposal ${i}`), `📜 ${t("story_proposal", { chief: p.chief, names: names(p.members) })}`]);
+    if ("passed" in p) {
+      facts.push([key(`approval ${i}`), `${p.passed ? "✅" : "❌"} ${t(p.passed ? "replay_proposal_passed" : "replay_proposal_rejected",
+        { chief: p.chief, yes: names(p.yes), no: names(p.no) })}`]);
+    }
+  });
+  if (day.ritual_result) facts.push([key("ritual"), day.ritual_result === "success" ? `✨ ${t("success")}` : `💥 ${t("failure")}`]);
+  if (day.vote) {
+    facts.push(...exileLines(day.vote).map((line, i) => [key(`exile ${i}`), `⚖ ${line}`]));
+    if (day.exiled_role) facts.push([key("exiled role"), t("replay_exiled_role", { name: day.vote.exiled, role: label("role", day.exiled_role) })]);
+  }
+  return facts;
 }
 
 export const DAY_SCREENS = {

@@ -10,6 +10,7 @@ import { END_SCREENS } from "./end.js";
 
 export { defaultSettings, createFields, lobbySettings, settingsSummary } from "./settings.js";
 export { tableScreen } from "./table_screens.js";
+export { newsSince } from "./day.js";
 
 export const key = "catch_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "game_catch_the_witch"; // its name in frontend/i18n/*.json
@@ -19,6 +20,12 @@ export const players = { min: 4, max: 12 }; // engine/catch_the_witch/tables.py
 export const seatsKey = "seats"; // the lobby's heading: its players are cats
 
 const SCREENS = { ...MORNING_SCREENS, ...DAY_SCREENS, ...END_SCREENS };
+
+// The replay viewer's "Show roles" (js/replay_viewer.js): every cat's role, from the end's
+// view `last`, as [name, words], told on any step.
+export function revealedRoles(last) {
+  return (last.players || []).filter((p) => p.role).map((p) => [p.name, t("role_" + p.role)]);
+}
 
 // One key per step a player acts in (a new proposal is a new approval step).
 export function stepKey(v) {
