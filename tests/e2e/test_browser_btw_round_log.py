@@ -211,3 +211,38 @@ def test_the_covens_prompt_and_everyone_elses_decoy_sit_alike(stack, browser, wi
             ]
             context.close()
         assert boxes["Ann"] == boxes["Bo"], (language, width, boxes)
+
+
+#: Each revealed villager card's own animations (not its back's), in the page's order.
+TURNS_JS = """() => [...document.querySelectorAll("main .villager.revealed")].map((card) =>
+  card.getAnimations().map((a) => ({ delay: a.effect.getTiming().delay, duration: a.effect.getTiming().duration,
+                                     state: a.playState })))"""
+TURNING_JS = """() => document.getAnimations().filter((a) => a.playState === "running"
+  && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest(".villager.revealed")).length"""
+
+
+def test_the_end_turns_every_identity_over_in_seat_order_once(stack, phones, states):
+    """Finding 11: the end had no animation. Now the final reveal turns every villager's
+    identity over, house by house in seat order, the last face up within 1.5 s (as Catch
+    the Witch's cards), once: drawn again, nothing turns."""
+    over = states["over"]
+    page = phones("en-GB")
+    _show(page, stack, _view(over, "Ann"))
+    cards = sum(len(p.villagers) + len(p.burned) for p in over.players)
+    expect(page.locator("main .villager.revealed")).to_have_count(cards)
+    timing = page.evaluate(TURNS_JS)
+    # (on a loaded machine the first ones may be over by the time they are read)
+    assert all(len(card) == 1 and card[0]["state"] in ("running", "finished") for card in timing), (
+        timing
+    )
+    delays = [card[0]["delay"] for card in timing]
+    assert delays == sorted(delays) and delays[0] < delays[-1], delays  # one after another
+    assert delays[-1] + timing[-1][0]["duration"] <= 1500, timing
+    page.wait_for_function(f"() => ({TURNING_JS})() === 0", timeout=5_000)
+    page.select_option("#language", "uk")  # drawn anew: face up, still
+    page.wait_for_function("() => document.documentElement.lang === 'uk'")
+    expect(page.locator("main h1")).to_contain_text(
+        STRINGS["uk"]["btw_winner_" + over.outcome.winner]
+    )
+    assert page.evaluate(TURNING_JS) == 0
+    assert page.evaluate(TURNS_JS) == [[]] * cards

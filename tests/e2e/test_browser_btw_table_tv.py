@@ -19,6 +19,7 @@ from tests.engine.burn_the_witch.support import GAME, T0, play_with_bots
 from tests.support.ui_table import ARTIFACTS, LOCALES
 
 I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 STRINGS = {code: json.loads((I18N / f"{code}.json").read_text()) for code in LOCALES}
 #: The screens and the least font size each must keep (issue 35).
 SIZES = {"1280x720": ({"width": 1280, "height": 720}, 24), "1920x1080": ({"width": 1920, "height": 1080}, 32)}  # fmt: skip
@@ -127,5 +128,7 @@ def test_the_table_screen_fits_a_tv_in_every_step_without_a_seats_words(
                     problems.append(f"{where}: no log line")
             if language == "en" or step in ("vote", "over"):
                 page.screenshot(path=ARTIFACTS / f"btw-tv-{size}-{players}-{step}-{language}.png")
+            if players == max(TABLES) and step == "vote":  # the reviewers' picture of it
+                page.screenshot(path=SCREENS / f"table-btw-{size}-{language}.png")
     assert errors == [], errors
     assert problems == [], "\n".join(problems[:40])

@@ -4,6 +4,7 @@
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { FACTION_ICON } from "./icons.js";
+import { revealTurns } from "../../moments.js";
 import { villagerCard, villagerName, traitLabel, identityLabel, livingVillagers, myHouse, can, tableBlock,
   roundLog, roundsOf, roundSection, trialUnderWay, eventLine, pointsText, clock, timeoutWarning, winnerTitle, kindsOf } from "./common.js";
 
@@ -168,6 +169,22 @@ function retribution(v, me, ctx) {
     tableBlock(v)];
 }
 
+// Every house at the end, its villagers' identities turning over house by house in seat
+// order (moments.js revealTurns: the final reveal, once, the same on every phone).
+function revealedHouseCards(v, identities) {
+  const houses = v.houses.map((house) => [...house.villagers.map((villager) => ({ ...villager, burned: false })),
+    ...house.burned.map((villager) => ({ ...villager, burned: true }))]);
+  const turn = revealTurns(`btw-reveal/${v.step}`, houses.flat().length);
+  let card = 0;
+  return v.houses.map((house, i) => h("section", { class: "panel house" }, h("h3", {}, `🏠 ${house.owner}`),
+    ...houses[i].map((villager) => {
+      const style = turn ? turn(card++) : null;
+      return h("div", { class: `villager revealed${villager.burned ? " burned" : ""}${style ? " flip" : ""}`, style },
+        h("span", { class: "villager-name" }, `${villager.burned ? "🔥 " : ""}${villagerName(villager.name)}`),
+        h("span", { class: "identity" }, identityLabel(villager.identity || identities[villager.name])));
+    })));
+}
+
 // The end (§1, §7): the winners and how, every identity, the factions, the story by round.
 function over(v, me, ctx) {
   const result = v.result;
@@ -188,11 +205,7 @@ function over(v, me, ctx) {
       h("h2", {}, `${FACTION_ICON.zealot} ${t("btw_zealots")}`), h("p", {}, faction("zealot").join(", ") || "—"),
       h("h2", {}, `${FACTION_ICON.sympathizer} ${t("btw_sympathizers")}`), h("p", {}, faction("sympathizer").join(", ") || "—")),
     h("h2", {}, `🏘️ ${t("btw_houses_revealed")}`),
-    ...v.houses.map((house) => h("section", { class: "panel house" }, h("h3", {}, `🏠 ${house.owner}`),
-      ...[...house.villagers.map((villager) => ({ ...villager, burned: false })), ...house.burned.map((villager) => ({ ...villager, burned: true }))]
-        .map((villager) => h("div", { class: `villager revealed${villager.burned ? " burned" : ""}` },
-          h("span", { class: "villager-name" }, `${villager.burned ? "🔥 " : ""}${villagerName(villager.name)}`),
-          h("span", { class: "identity" }, identityLabel(villager.identity || identities[villager.name])))))),
+    ...revealedHouseCards(v, identities),
     h("h2", {}, `📜 ${t("btw_story")}`),
     ...rounds.map(roundSection),
     ctx.toLobby ? h("button", { class: "big", id: "to-lobby", onclick: () => ctx.toLobby() }, t("to_lobby")) : null];

@@ -6,7 +6,7 @@
 // table view has no `me`. Public facts only.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { momentStyle } from "../../moments.js";
+import { momentStyle, revealTurns } from "../../moments.js";
 import { TRAIT_ICON, IDENTITY_ICON, FACTION_ICON } from "./icons.js";
 import { villagerName, traitLabel, identityLabel, roundsOf, eventLine, trialUnderWay } from "./common.js";
 
@@ -45,7 +45,7 @@ function logLines(v) {
   }));
 }
 
-function house(v, owner, { complying, over, identities }) {
+function house(v, owner, { complying, over, identities, turn }) {
   const marks = [owner.owner === v.accuser ? "🗣️" : "", owner.owner === v.executioner ? "🪓" : "", owner.hexed ? "☠️" : ""].join("");
   const burned = new Set(owner.burned.map((villager) => villager.name));
   const villagers = over ? [...owner.villagers, ...owner.burned] : owner.villagers;
@@ -54,7 +54,8 @@ function house(v, owner, { complying, over, identities }) {
   return h("section", { class: `tv-house${owner.hexed ? " hexed" : ""}` },
     h("h3", {}, h("span", { class: "tv-owner" }, owner.owner), marks ? h("span", { class: "tv-marks" }, marks) : null,
       burned.size && !over ? h("span", { class: "tv-burned" }, `🔥${burned.size}`) : null),
-    ...villagers.map((villager) => h("p", { class: `tv-villager${complying.has(villager.name) ? " complying" : ""}${burned.has(villager.name) ? " burned" : ""}` },
+    ...villagers.map((villager) => h("p", { class: `tv-villager${complying.has(villager.name) ? " complying" : ""}${burned.has(villager.name) ? " burned" : ""}${turn ? " flip" : ""}`,
+      style: turn ? turn() : null },
       h("span", { class: "tv-name" }, villagerName(villager.name)),
       h("span", { class: "tv-traits", "aria-label": villager.traits.map(traitLabel).join(", ") }, mark(villager)))),
     villagers.length ? null : h("p", { class: "tv-villager empty" }, `🏚️ ${t("btw_no_villagers_left")}`));
@@ -71,11 +72,22 @@ function identityLegend() {
   return h("p", { class: "tv-legend" }, ...Object.keys(IDENTITY_ICON).map((identity) => h("span", {}, identityLabel(identity))));
 }
 
+// At the end, every villager's identity turns over, house by house in seat order (the
+// final reveal, as on the phones): a function giving the next card's style, or null.
+function revealTurn(v) {
+  if (!(v.phase === "over" || v.phase === "game_over")) return null;
+  const turns = revealTurns(`btw-reveal/${v.step}`, v.houses.reduce((n, house) => n + house.villagers.length + house.burned.length, 0));
+  if (!turns) return null;
+  let card = 0;
+  return () => turns(card++);
+}
+
 export function tableScreen(v) {
   if (!v.houses) return null;
   const over = v.phase === "over" || v.phase === "game_over";
   const complying = new Set(v.phase === "execute" ? v.complying || [] : []);
   const identities = (over && v.result && v.result.identities) || {};
+  const turn = revealTurn(v); // one count across the houses
   const [title, sub] = over && v.result
     ? [`${v.result.winner === "zealots" ? FACTION_ICON.zealot : FACTION_ICON.sympathizer} ${t("btw_winner_" + v.result.winner)}`,
       t("btw_reason_" + v.result.reason, { round: v.result.round })]
@@ -83,6 +95,6 @@ export function tableScreen(v) {
   return [h("div", { class: `btw-tv${over ? " over" : ""}`, "data-houses": String(v.houses.length) },
     h("div", { class: "tv-step" }, h("h1", {}, title), sub ? h("p", { class: "tv-sub" }, sub) : null),
     logLines(v),
-    h("div", { class: "tv-houses" }, ...v.houses.map((owner) => house(v, owner, { complying, over, identities }))),
+    h("div", { class: "tv-houses" }, ...v.houses.map((owner) => house(v, owner, { complying, over, identities, turn }))),
     over ? identityLegend() : legend(v))];
 }

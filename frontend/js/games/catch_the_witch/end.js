@@ -8,6 +8,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { label, icon } from "./common.js";
 import { FORM_ICONS } from "../../strip.js";
+import { revealTurns } from "../../moments.js";
 
 // A cat of the story: its role's icon, then its name (every role is known at the end).
 function storyCats(v, reveal) {
@@ -102,33 +103,16 @@ function storyDay(v, day, isLast, cat, cats) {
     h("ul", { class: "story-lines" }, ...nightPart(day, cat, cats), ...eveningPart(day, cat), ...nightVotes(day, cat, cats))));
 }
 
-// The final reveal (UX.md: a moment worth a small animation): one card per cat in seat
-// order, turning over one after another, the same on every phone and the table screen.
-// It plays once: the screen is drawn again at every view (the table screen rebuilds it), so
-// each drawing takes up the turn where the last one was, and draws the cards still once it
-// is over. Its clock starts when this page first shows the game's end, keyed by the game's
-// last step. prefers-reduced-motion: no turn at all (css).
-const REVEAL_MS = 1500; // the first card starts turning, the last one is face up
-const FLIP_MS = 500;    // one card
-const revealStarted = new Map();
-
-function flipTiming(v, count) {
-  const key = String(v.step);
-  if (!revealStarted.has(key)) revealStarted.set(key, performance.now());
-  const elapsed = performance.now() - revealStarted.get(key);
-  if (elapsed >= REVEAL_MS) return null;
-  const gap = count > 1 ? (REVEAL_MS - FLIP_MS) / (count - 1) : 0;
-  // A negative delay: a card drawn again mid-turn goes on from where it was.
-  return (seat) => `--flip-ms:${FLIP_MS}ms;--flip-delay:${Math.round(seat * gap - elapsed)}ms`;
-}
-
+// The final reveal (moments.js revealTurns): one card per cat in seat order, turning over
+// one after another, the same on every phone and the table screen, once however often the
+// screen is drawn. prefers-reduced-motion: no turn at all (css).
 function revealCards(v, reveal) {
   const cats = (v.players || []).length ? v.players : Object.keys(reveal.roles).map((name) => ({ name, form: "human" }));
-  const timing = flipTiming(v, cats.length);
+  const turn = revealTurns(`reveal/${v.step}`, cats.length);
   return h("ul", { class: "reveal" }, ...cats.map((cat, seat) => {
     const role = reveal.roles[cat.name];
     const form = cat.form && cat.form !== "human" ? cat.form : null;
-    return h("li", { class: timing ? "reveal-card flip" : "reveal-card", "data-form": form, style: timing ? timing(seat) : null },
+    return h("li", { class: turn ? "reveal-card flip" : "reveal-card", "data-form": form, style: turn ? turn(seat) : null },
       h("span", { class: "reveal-icon", "aria-hidden": "true" }, icon("role", role)),
       // Frogs are what the witch score counts: marked (as on the strip) so it adds up at a glance.
       h("span", { class: "reveal-who" }, h("strong", { class: "reveal-name" }, cat.name), form ? " " : null,
