@@ -24,6 +24,7 @@ import asyncio
 import base64
 import ipaddress
 import json
+import mimetypes
 import re
 import secrets
 import sys
@@ -81,6 +82,12 @@ class GatewayStats:
     lambda_errors: int = 0
     throttled: int = 0
     forbidden: int = 0  # management / control requests refused: not from this computer
+
+
+#: The site's files worth compressing (the rest, images and the like, are already).
+COMPRESSIBLE = frozenset(
+    {".html", ".js", ".mjs", ".css", ".json", ".svg", ".md", ".txt", ".webmanifest"}
+)
 
 
 def new_connection_id() -> str:
@@ -186,7 +193,7 @@ class Gateway:
         # The table screen; deployed, the object "table" (deploy/frontend.py PAGE_ALIASES).
         app.router.add_get("/table", self.table)
         if self.frontend.is_dir():
-            app.router.add_static("/", self.frontend)
+            app.router.add_get("/{path:.+}", self.site_file)
         app.on_response_prepare.append(self._site_headers)
         app.on_shutdown.append(lambda app: self.close_all())
         return app
@@ -420,5 +427,26 @@ class Gateway:
     def _page(self, name: str) -> web.StreamResponse:
         page = self.frontend / name
         if page.is_file():
-            return web.FileResponse(page)
+            return self._file(page)
         return web.Response(text=f"The local stack is running; frontend/{name} is missing.")
+
+    async def site_file(self, request: web.Request) -> web.StreamResponse:
+        """A file of frontend/ (none outside it: ``..`` and links out are not found)."""
+        root = self.frontend.resolve()
+        path = (root / request.match_info["path"]).resolve()
+        if not (path.is_relative_to(root) and path.is_file()):
+            raise web.HTTPNotFound()
+        return self._file(path)
+
+    @staticmethod
+    def _file(path: Path) -> web.Response:
+        """A site file, compressed when the phone accepts it (issue 36: a phone's first view
+        on a slow network; CloudFront compresses the deployed site alike, template.yaml's
+        ``Compress``). Text only: images and fonts are compressed already."""
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        text = path.suffix in COMPRESSIBLE
+        response = web.Response(body=path.read_bytes(), content_type=kind,
+                                charset="utf-8" if text else None)  # fmt: skip
+        if text:
+            response.enable_compression()  # gzip or deflate, as Accept-Encoding allows
+        return response

@@ -10,6 +10,7 @@ from pathlib import Path
 import aiohttp
 import boto3
 import pytest
+import yarl
 from aiohttp import web
 from moto import mock_aws
 
@@ -444,3 +445,36 @@ def test_every_response_of_the_site_carries_the_headers_with_this_gateways_webso
     assert f"connect-src 'self' ws://192.168.1.20:{port};" in from_lan
     assert "connect-src 'self'; object-src" in from_forged_host and "*" not in from_forged_host
     assert not_site == dict.fromkeys(not_site)  # no CSP on any of them
+
+
+def test_the_sites_text_goes_compressed_and_nothing_outside_frontend_is_served():
+    """Issue 36, a light first view: the phone's pages, scripts, styles and strings are sent
+    gzip-compressed when the phone accepts it (as CloudFront's ``Compress`` sends them
+    deployed), whole when it does not; a path that leads out of frontend/ finds nothing."""
+    asked = ["/", "/js/app.js", "/css/style.css", "/i18n/en.json", "/vendor/qrcode.mjs"]
+    outside = ["/js/../../pyproject.toml", "/%2e%2e/pyproject.toml", "/js/..%2f..%2fpyproject.toml"]
+
+    async def test(gateway, lambdas, port, session):
+        found, whole, escaped = {}, {}, {}
+        async with aiohttp.ClientSession(auto_decompress=False) as as_sent:  # the wire's bytes
+            for path in asked:
+                url = f"http://127.0.0.1:{port}{path}"
+                async with as_sent.get(url, headers={"Accept-Encoding": "gzip"}) as response:
+                    found[path] = (response.headers.get("Content-Encoding"),
+                                   len(await response.read()))  # fmt: skip
+                async with as_sent.get(url, headers={"Accept-Encoding": "identity"}) as response:
+                    whole[path] = (response.headers.get("Content-Encoding"), await response.read())
+        for path in outside:
+            url = yarl.URL(f"http://127.0.0.1:{port}{path}", encoded=True)
+            async with session.get(url) as response:
+                escaped[path] = response.status
+        return found, whole, escaped
+
+    found, whole, escaped = run_gateway(test, frontend=FRONTEND)
+    for path in asked:
+        file = FRONTEND / (path.lstrip("/") or "index.html")
+        assert whole[path] == (None, file.read_bytes()), path
+        assert found[path][0] == "gzip", path
+    total = sum(size for _, size in found.values())
+    assert total < sum(len(body) for _, body in whole.values()) / 2, found
+    assert escaped == dict.fromkeys(outside, 404)
