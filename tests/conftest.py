@@ -49,9 +49,20 @@ def _pages_close_with_their_test(request):
 
 @pytest.fixture(scope="module")
 def real_time_stack():
-    """`make dev` with no bots and its clock at 1×: for each game's one game whose timers
-    run out in real time, and the tells test (docs/testing.md)."""
+    """`make dev` with no bots and its clock at 1×: for the tells test, which compares
+    phones' countdowns read one after another (docs/testing.md)."""
     process = LocalStackProcess()
+    yield process
+    process.interrupt()
+
+
+@pytest.fixture
+def double_speed_stack():
+    """`make dev` with no bots and its clock at 2×: for each game's one game whose every
+    timer runs out (Catch the Witch's five countdowns of a day and the witches' 15 s,
+    Burn the Witch's witching hour and the trial's two minutes). At 1× they took 216 and up
+    to 420 s and set the whole run's length (issue 35); 2× still leaves a 15 s turn 7.5 s."""
+    process = LocalStackProcess(time_scale=2)
     yield process
     process.interrupt()
 

@@ -188,17 +188,7 @@ class TimersTable:
             time.sleep(0.05)
 
 
-@pytest.fixture(scope="module")
-def half_speed_stack():
-    """`make dev` with no bots, its clock at 2×: the timers game's twelve or so timeouts (the
-    trial's two minutes among them) took up to 420 s at 1× and set the whole run's length.
-    Catch the Witch's countdown game and the tells test still run out timers at 1×."""
-    process = LocalStackProcess(time_scale=2)
-    yield process
-    process.interrupt()
-
-
-def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(half_speed_stack, phones):
+def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(double_speed_stack, phones):
     """§6 with timers on at 30 s (the create form), five phones in four languages. Nobody taps
     until each kind of timer has run out once: the witching hour, the accusation, the
     accuser's villager to lose, a vote (one player never votes), an execution, and the first
@@ -212,7 +202,7 @@ def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(half_speed_s
     changed ballot's. The witching hour and the trial always run their fixed length (§2,
     §4): no news line names them (the coven's would tell who holds it); the trial's end
     shows its points instead."""
-    table = Table(phones, half_speed_stack.http_url, seed=2)
+    table = Table(phones, double_speed_stack.http_url, seed=2)
     timers = TimersTable(table)
     open_room(table, timer_seconds=30)
     ann = table.pages["Ann"]

@@ -87,10 +87,10 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
     assert '"_aws"' not in stack.output() and "CloudWatchMetrics" not in stack.output()
 
 
-def test_with_a_discussion_limit_every_countdown_runs_out(real_time_stack, browser):
+def test_with_a_discussion_limit_every_countdown_runs_out(double_speed_stack, browser):
     """Nobody taps on a timed step: each countdown shows, runs out, and the game moves on
     (RULES §9). Phones still confirm the steps that have no timer (Ready, OK, a card)."""
-    table = UiTable(browser, real_time_stack.http_url, NAMES, seed=7)
+    table = UiTable(browser, double_speed_stack.http_url, NAMES, seed=7)
     table.open_room(discussion_limit="30")
     table.start()
     ann = table.host
