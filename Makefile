@@ -19,10 +19,14 @@ $(STAMP): pyproject.toml $(RUNTIME_LOCK)
 	@pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null || { \
 	  echo "Installing $(ICU_PACKAGES) (apt) for PyICU..."; \
 	  apt-get update -qq && apt-get install -y -qq $(ICU_PACKAGES) >/dev/null; }
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]' -c $(RUNTIME_LOCK)
-	touch $(STAMP)
+	@echo "Setting up $(VENV) (the first time takes about 2 minutes; later runs skip this)"
+	@$(PYTHON) -m venv $(VENV)
+	@echo "  1/2 pip itself..."
+	@$(BIN)/pip install --quiet --upgrade pip
+	@echo "  2/2 the project's packages (pyproject.toml, pinned by $(RUNTIME_LOCK))..."
+	@$(BIN)/pip install --quiet -e '.[dev]' -c $(RUNTIME_LOCK)
+	@touch $(STAMP)
+	@echo "Installed."
 
 ## dev: the game on this machine for phones on the same Wi-Fi (ARGS="--bots 5 --port 8080")
 dev: $(STAMP)

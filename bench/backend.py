@@ -212,8 +212,7 @@ def _play(cloud, game: Game, names: list[str], tokens: dict, code: str, seed: in
         present = [n for n in names if n != DROPPED_PHONE or away_since is None]
         ready = [(n, a) for n in present if (a := bots.decide(shown(cloud, n)["view"], rng))]
         if away_since is not None and (rounds - away_since >= DROP_ROUNDS or not ready):
-            cloud.connect(DROPPED_PHONE, {"room": code, "token": tokens[DROPPED_PHONE]})
-            cloud.send(DROPPED_PHONE, action="ping")  # takes its seat back, gets its view
+            cloud.reconnect(DROPPED_PHONE, code, tokens[DROPPED_PHONE])  # its seat and view back
             game.sent.setdefault(DROPPED_PHONE, []).append(cloud.clock.now)
             away_since = None
             continue

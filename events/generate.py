@@ -48,6 +48,7 @@ def websocket_event(route: str, event_type: str, connection: str, body: dict | s
 MESSAGES = {
     "create_room": {"action": "create_room", "name": "Ann", "settings": {"discussion_limit": 120}},
     "join": {"action": "join", "room": "ABCD", "name": "Bo"},
+    "resume": {"action": "resume", "room": "ABCD", "token": "REPLACE-WITH-SEAT-TOKEN"},
     "watch": {"action": "watch", "room": "ABCD", "key": "REPLACE-WITH-THE-TABLE-KEY"},
     "leave": {"action": "leave"},
     "settings": {"action": "settings", "settings": {"discussion_limit": 90, "reveal_role_on_exile": True}},
@@ -94,13 +95,8 @@ MESSAGES = {name: body if name in ROOM_ACTIONS else {**body, "step": 7}
 
 def main() -> None:
     events = {
-        "connect": websocket_event(
-            "$connect",
-            "CONNECT",
-            "Lb9UmdxeDoECIeg=",
-            query={"room": "ABCD", "token": "REPLACE-WITH-SEAT-TOKEN"},
-        ),
-        "connect_new_phone": websocket_event("$connect", "CONNECT", "Lb9UmdxeDoECIeg="),
+        # Every phone connects alike: a seat is named in the first frame (message_resume).
+        "connect": websocket_event("$connect", "CONNECT", "Lb9UmdxeDoECIeg="),
         "disconnect": websocket_event("$disconnect", "DISCONNECT", "Lb9UmdxeDoECIeg="),
         "timer_batch": {
             "Records": [

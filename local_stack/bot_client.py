@@ -76,21 +76,20 @@ class BotClient:
         return self._socket is not None and not self._socket.closed
 
     async def connect(self) -> None:
-        """Open the socket (with the seat token, once the bot has a seat) and ask for the
-        current view, as a phone does right after the socket opens."""
+        """Open the socket and, as a phone does right after it opens, name the seat
+        (``resume`` with its token, once the bot has one) or ping: either brings the
+        current view."""
         connector = aiohttp.TCPConnector(local_addr=(self.source, 0)) if self.source else None
         self._session = self._session or aiohttp.ClientSession(connector=connector)
-        params = {"room": self.room, "token": self.token} if self.token else None
-        self._socket = await self._session.ws_connect(self.url, params=params, autoping=True,
-                                                      origin=self.origin)  # fmt: skip
+        self._socket = await self._session.ws_connect(self.url, autoping=True, origin=self.origin)
         # A move sent as the old socket closed may be lost, and the view may be the same
         # after the reconnect: decide again from it (a repeat that did land is taken once).
         self._last_move = self._acted_on = None
         self._reader = asyncio.create_task(self._read(self._socket))
         self._beat = asyncio.create_task(self._heartbeat(self._socket))
         answered = len(self.received)
-        await self.send(self.ping())
-        # Its answer first: the ping is then judged before the next frame. Two Lambda workers
+        await self.send(self.resume_frame() if self.token else self.ping())
+        # Its answer first: that frame is then judged before the next one. Two Lambda workers
         # may take two frames in either order, and a frame is paced by when it was sent; at
         # 10x on a loaded machine a ping judged after a later create_room was refused as too
         # fast, which a bot waiting for its room took as the answer (a CI run's failure).
@@ -131,6 +130,11 @@ class BotClient:
         if self.room and message["action"] not in ROOMLESS_ACTIONS:
             return {**message, "room": self.room}
         return message
+
+    def resume_frame(self) -> dict[str, Any]:
+        """A new socket's first frame for a seat (docs/protocol.md): its token in a frame."""
+        message = {"action": "resume", "room": self.room, "token": self.token}
+        return {**message, "rev": self.rev} if self.rev else message
 
     def ping(self) -> dict[str, Any]:
         """A ping naming the view this bot shows (the view comes back only if it changed)."""

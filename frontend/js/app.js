@@ -61,8 +61,10 @@ const ctx = {
 };
 
 async function main() {
+  // Both at once: on a slow network each round trip is the phone's first view later.
+  const configLoaded = fetch("config.json").then((r) => r.json()).catch(() => ({}));
   await loadLanguage();
-  const config = await fetch("config.json").then((r) => r.json()).catch(() => ({}));
+  const config = await configLoaded;
   setClock(config);
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
   connection = new Connection(url, {
@@ -70,7 +72,6 @@ async function main() {
     step: () => stepKey(app.view),
     onMessage: onMessage,
     onState: () => renderStatus(), // the screen itself changes only with a message
-    onSeatRefused: () => { forgetSeat(); setError(t("seat_lost"), null); render(); },
     // A move the server did not take, twice (throttled, or its Lambda failed): say so.
     onSendFailed: () => { setError(t("not_sent"), app.lastMove && app.lastMove.control); render(); },
   });
@@ -111,6 +112,9 @@ function onMessage(message) {
     // tell the Wi-Fi its move came late: issue 34).
     if (message.code === "stale_move") { catchUpAfterStaleMove(); return; }
     if (message.code === "kicked") { forgetSeat(); connection.startOver(); }
+    // The server says the seat is gone (its answer to `resume` over an opened socket, or to
+    // a frame after the seat was let go): only then is it forgotten (issue 36).
+    if (message.code === "seat_lost") forgetSeat();
     // Next to the control whose move was refused (the last one sent), in the player's language.
     setError(errorText(message.code, message.params || {}), app.lastMove && app.lastMove.control);
   } else if (message.type === "replay") {

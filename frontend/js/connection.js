@@ -1,5 +1,9 @@
 // One WebSocket to the game, kept alive: heartbeat under API Gateway's 10-minute idle
-// limit, reconnect at once when the phone wakes or comes back online, then with backoff.
+// limit, reconnect at once when the phone wakes or comes back online, then with backoff,
+// for as long as it takes (issue 36): a socket that did not open says nothing of the seat
+// (offline, a lift, a Wi-Fi handover, a throttle all look alike to a browser). The seat is
+// named in the first frame (`resume`, its token in no URL), and only the server's answer
+// over an opened socket (`seat_lost`) makes the phone forget it.
 // The heartbeat is sent only when the phone has sent nothing for HEARTBEAT_MS (issue 16:
 // every frame is billed; a move keeps the socket alive as well as a ping). Only frames
 // sent count: whether API Gateway counts its own pushes against the idle limit is not
@@ -7,14 +11,14 @@
 const HEARTBEAT_MS = 4 * 60 * 1000;
 const SAME_TAP_MS = 3000;
 const HEARTBEAT_CHECK_MS = 15 * 1000;
-const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
-const GIVE_UP_SEAT_AFTER = 4; // refused reconnects in a row: the room or seat is gone
+// Waits between tries, the last repeated: at most 30 s between tries however long it takes.
+const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 15000, 30000];
 // What the server sends. API Gateway answers a frame it throttled, or whose Lambda failed,
 // with {"message": "Too Many Requests" | "Internal server error", "connectionId", "requestId"}:
 // no `type`, and nothing that says which frame. A frame of no known type is such a failure.
 const KNOWN_TYPES = new Set(["view", "joined", "error", "pong", "replay"]);
-// The frames of a phone with no room yet: they name none (join names the one it asks for).
-const ROOMLESS_ACTIONS = new Set(["create_room", "join"]);
+// The frames of a phone with no room yet: they name none (join and resume name their own).
+const ROOMLESS_ACTIONS = new Set(["create_room", "join", "resume"]);
 // A failed move is sent once more after about a second; the jitter keeps a table of phones
 // throttled together from all retrying in the same instant (and being throttled again).
 const RETRY_MS = 1000;
@@ -38,8 +42,8 @@ export function paddedFrame(message) {
 export class Connection {
   // step(): which step the screen is at; a move is retried only while that step lasts.
   // onSendFailed(message): a move failed twice; the player must hear of it.
-  constructor(url, { seat, step, onMessage, onState, onSeatRefused, onSendFailed }) {
-    Object.assign(this, { url, seat, step, onMessage, onState, onSeatRefused, onSendFailed });
+  constructor(url, { seat, step, onMessage, onState, onSendFailed }) {
+    Object.assign(this, { url, seat, step, onMessage, onState, onSendFailed });
     this.socket = null;
     this.state = "connecting";
     this.seq = -1;   // orders views: an older one arriving late is dropped
@@ -55,17 +59,13 @@ export class Connection {
   open() {
     clearTimeout(this.timer);
     if (this.socket && this.socket.readyState <= WebSocket.OPEN) return;
-    const seat = this.seat();
-    const query = seat ? `?room=${encodeURIComponent(seat.room)}&token=${encodeURIComponent(seat.token)}` : "";
-    const socket = new WebSocket(this.url + query);
+    const socket = new WebSocket(this.url);
     this.socket = socket;
-    let opened = false;
     socket.onopen = () => {
-      opened = true;
       this.everOpened = true;
       this.failures = 0;
       this.setState("open");
-      this.ping(); // takes the seat and brings the whole current view (docs/protocol.md)
+      this.greet(); // takes the seat and brings the whole current view (docs/protocol.md)
       for (const message of this.queue.splice(0)) this.frame(message);
     };
     socket.onmessage = (event) => {
@@ -84,11 +84,8 @@ export class Connection {
       this.socket = null;
       // Until a socket has opened once, the phone is still connecting: nothing was lost.
       this.setState(this.everOpened ? "closed" : "connecting");
-      if (!opened && this.seat()) {
-        this.failures += 1;
-        if (this.failures >= GIVE_UP_SEAT_AFTER) { this.failures = 0; this.forgetView(); this.onSeatRefused(); }
-      }
       const wait = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)];
+      this.failures += 1;
       this.timer = setTimeout(() => this.open(), wait);
     };
   }
@@ -151,6 +148,15 @@ export class Connection {
     }
   }
 
+  // A new socket's first frame: a seated phone names its seat (the token in a frame, never
+  // in the URL: access logs and history keep URLs); a phone with none pings.
+  greet() {
+    const seat = this.seat();
+    if (!seat) { this.ping(); return; }
+    const resume = { action: "resume", room: seat.room, token: seat.token };
+    this.frame(this.rev ? { ...resume, rev: this.rev } : resume);
+  }
+
   // A frame that asks nothing and gets no answer: where another role's phone sends a move
   // only the step's end answers, this one sends a cover (docs/security.md). It names the
   // step it covers, as a move does.
@@ -175,8 +181,10 @@ export class Connection {
     this.open();
   }
 
+  // The phone woke or came back online: try now, not after the backoff's wait.
   wake() {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.ping();
-    else this.open();
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) { this.ping(); return; }
+    this.failures = 0;
+    this.open();
   }
 }

@@ -81,7 +81,6 @@ async function main() {
       if (now === "open" && !state.stopped) connection.transmit({ action: "watch", room, key });
       renderStatus();
     },
-    onSeatRefused: () => {},
     onSendFailed: () => {},
   });
   connection.open();

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.burn_the_witch import view
-from tests.e2e.test_browser_shell import PROD
+from tests.e2e.test_browser_shell import ASKS_FOR_THE_VIEW, PROD
 from tests.engine.burn_the_witch import support
 from tests.engine.burn_the_witch.support import burn_by_round, move, started, villager_of
 from tests.support.ui_table import CONTRAST_JS, LOCALES
@@ -52,7 +52,7 @@ def _show(page, stack, shown: dict) -> None:
     def route(ws):
         ws.on_message(
             lambda message: (
-                json.loads(message)["action"] == "ping"
+                json.loads(message)["action"] in ASKS_FOR_THE_VIEW
                 and ws.send(json.dumps({"type": "view", "seq": 1, "rev": "1", "view": shown}))
             )
         )

@@ -62,6 +62,14 @@ def steps() -> dict:
     return found
 
 
+def _same_clock(look: dict) -> dict:
+    """Every phone here shows one view's deadline (the same by construction), read on a
+    stack at 4×, where a second of reading between two phones is 4 s of countdown: whether a
+    countdown shows is compared, not its second (tells.differences allows 2 s of game time,
+    for the 1× stack of the Catch the Witch tells test)."""
+    return {**look, "countdown": None if look["countdown"] is None else 0}
+
+
 @pytest.mark.parametrize("step", ["witching_hour", "accuse", "vote", "execute"])
 def test_anns_phone_looks_the_same_whatever_her_secret(stack, browser, steps, step):
     deadline = stack.clock.now() + 120
@@ -76,7 +84,7 @@ def test_anns_phone_looks_the_same_whatever_her_secret(stack, browser, steps, st
         for page in pages.values():
             _relayout(page, language, width)
         # Read one right after another: their countdowns are compared (tells.differences).
-        looks = {secret: page.evaluate(LOOK_JS) for secret, page in pages.items()}
+        looks = {secret: _same_clock(page.evaluate(LOOK_JS)) for secret, page in pages.items()}
         panels = {secret: page.evaluate(PANEL_JS) for secret, page in pages.items()}
         assert looks[first]["bar"] is not None and panels[first]["open"], (looks, panels)
         for secret in list(SECRETS)[1:]:

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from engine.catch_the_witch.autoplay import play
 from engine.catch_the_witch.rules import new_game
 from engine.catch_the_witch.views import view
-from tests.e2e.test_browser_shell import PROD, _eventually
+from tests.e2e.test_browser_shell import ASKS_FOR_THE_VIEW, PROD, _eventually
 from tests.e2e.test_browser_smoke import _strings
 from tests.support.ui_table import ARTIFACTS, LOCALES
 
@@ -68,9 +68,9 @@ def end_on_a_phone(page, stack, finished: dict) -> dict:
             frame = json.loads(message)
             server["sent"].append(frame["action"])
             if (
-                frame["action"] == "ping"
+                frame["action"] in ASKS_FOR_THE_VIEW
                 and len(server["sockets"]) == 1
-                and server["sent"].count("ping") == 1
+                and len(server["sent"]) == 1
             ):
                 for seq, shown in enumerate((finished["last"], finished["lobby"]), 1):
                     ws.send(

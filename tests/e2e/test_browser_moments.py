@@ -16,7 +16,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.e2e.test_browser_shell import PROD
+from tests.e2e.test_browser_shell import ASKS_FOR_THE_VIEW, PROD
 from tests.support.table import FOUR, Table
 from tests.support.ui_table import ARTIFACTS
 
@@ -51,7 +51,9 @@ class _Phone:
         def route(ws):
             self.sockets.append(ws)
             ws.on_message(
-                lambda message: self.show() if json.loads(message)["action"] == "ping" else None
+                lambda message: (
+                    self.show() if json.loads(message)["action"] in ASKS_FOR_THE_VIEW else None
+                )
             )
 
         self.page.route_web_socket(PROD, route)

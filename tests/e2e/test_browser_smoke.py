@@ -172,7 +172,11 @@ def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kep
     before the shell (`ctw.*`) keeps both after a reload, and the old keys are gone."""
     page = phone
     sent: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    urls: list[str] = []
+    page.on(
+        "websocket",
+        lambda ws: (urls.append(ws.url), ws.on("framesent", lambda payload: sent.append(payload))),
+    )
     page.goto(stack.http_url + "/")
     expect(page.get_by_role("radio", name="Catch the Witch")).to_be_checked()
     page.fill("#name", "Zoe")
@@ -198,10 +202,13 @@ def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kep
     expect(page.locator("main .game-name")).to_contain_text("Спіймай відьму")
     keys = page.evaluate("Object.keys(localStorage)")
     assert {"party.seat", "party.lang"} <= set(keys), keys
-    # A seated phone names its room in every frame (issue 16), not in create_room.
+    # A seated phone names its room in every frame (issue 16), not in create_room; after the
+    # reload its first frame names its seat, the token in the frame and in no URL (issue 36).
     assert "room" not in created[0], created
-    pings = [json.loads(p) for p in sent if '"ping"' in p]
-    assert pings[-1]["room"] == code.replace(" ", ""), pings
+    resumes = [json.loads(p) for p in sent if '"resume"' in p]
+    seat = json.loads(page.evaluate("localStorage.getItem('party.seat')"))
+    assert [(r["room"], r["token"]) for r in resumes] == [(code.replace(" ", ""), seat["token"])]
+    assert len(urls) == 2 and not [u for u in urls if "token" in u or "?" in u], urls
     assert not [k for k in keys if k.startswith("ctw.")], keys
 
 

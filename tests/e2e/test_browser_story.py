@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from engine.catch_the_witch import view
 from engine.catch_the_witch.autoplay import play
 from engine.catch_the_witch.rules import new_game
-from tests.e2e.test_browser_shell import PROD
+from tests.e2e.test_browser_shell import ASKS_FOR_THE_VIEW, PROD
 from tests.support.ui_table import ARTIFACTS, LOCALES
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy"]
@@ -52,7 +52,7 @@ def _show(page, stack, end: dict) -> list:
         sockets.append(ws)
 
         def from_page(message):
-            if json.loads(message)["action"] == "ping" and len(sockets) == 1:
+            if json.loads(message)["action"] in ASKS_FOR_THE_VIEW and len(sockets) == 1:
                 ws.send(json.dumps({"type": "view", "seq": 1, "rev": "1", "view": end}))
 
         ws.on_message(from_page)

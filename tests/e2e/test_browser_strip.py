@@ -19,7 +19,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_browser_shell import PROD
+from tests.e2e.test_browser_shell import ASKS_FOR_THE_VIEW, PROD
 from tests.e2e.test_browser_smoke import _strings
 from tests.support.table import Table
 from tests.support.ui_table import ARTIFACTS, LOCALES
@@ -90,7 +90,9 @@ class _Phone:
         def route(ws):
             self.sockets.append(ws)
             ws.on_message(
-                lambda message: self._send(ws) if json.loads(message)["action"] == "ping" else None
+                lambda message: (
+                    self._send(ws) if json.loads(message)["action"] in ASKS_FOR_THE_VIEW else None
+                )
             )
 
         self.page.route_web_socket(PROD, route)

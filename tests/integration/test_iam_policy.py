@@ -55,8 +55,7 @@ def _play_every_path(cloud) -> None:
     cloud.send("Ann", action="start")
     # a phone reconnects with its token; the host's phone goes, the grace period passes
     cloud.disconnect("Bo")
-    assert cloud.connect("Bo-again", {"room": code, "token": tokens["Bo"]}) == {"statusCode": 200}
-    cloud.send("Bo-again", action="ping")
+    assert cloud.reconnect("Bo-again", code, tokens["Bo"]) == {"statusCode": 200}
     cloud.disconnect("Ann")
     _fire_every_due_timer(cloud)  # Ann's host check, and her away check (issue 13)
     assert lambda_app.timer_service().current_room(code).state.cat("Ann").away

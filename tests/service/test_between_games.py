@@ -11,7 +11,6 @@ from functions.room_service.domain.room import (
     LOBBY_SEAT_GRACE_SECONDS,
     stored_room,
 )
-from functions.room_service.service.room_service import Refused
 from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -176,7 +175,7 @@ def test_seats_of_cats_who_left_are_freed_and_offline_seats_get_their_lobby_grac
 
     # Di's phone wakes within the grace: it lands in the lobby, with the result.
     h.clock.now += LOBBY_SEAT_GRACE_SECONDS - 5
-    h.service.connect("di-2", h.code, h.tokens["Di"])
+    h.resume("di-2", h.code, h.tokens["Di"])
     h.send("di-2", action="ping")
     assert h.view("di-2")["phase"] == "lobby" and h.view("di-2")["last_result"]
     h.clock.now += 10
@@ -192,11 +191,8 @@ def test_an_offline_seat_not_back_in_its_grace_is_freed():
     for message in _timers(h, "seat_check"):
         h.service.timer(message)
     assert [s.name for s in h.room().seats] == ["Ann", "Bo", "Cy"]
-    try:
-        h.service.connect("di-2", h.code, h.tokens["Di"])
-        raise AssertionError("a freed seat's token opens nothing")
-    except Refused:
-        pass
+    h.resume("di-2", h.code, h.tokens["Di"])  # a freed seat's token opens nothing
+    assert h.error("di-2")["code"] == "seat_lost" and "di-2" in h.pusher.hung_up
 
 
 # == room options ================================================================================
@@ -254,7 +250,7 @@ def test_away_ends_when_the_phone_acts_again():
     _gone(h)
     _check_at(h, AUTO_AWAY_SECONDS + 1)
     assert h.room().state.cat("Bo").away
-    h.service.connect("bo-2", h.code, h.tokens["Bo"])
+    h.resume("bo-2", h.code, h.tokens["Bo"])
     h.send("bo-2", action="ping")
     assert h.room().state.cat("Bo").away, "reconnecting is not acting"
     h.send("bo-2", action="ready")
@@ -267,7 +263,7 @@ def test_a_phone_back_in_time_is_not_marked_away():
     h = _started()
     _gone(h)
     h.clock.now += 30
-    h.service.connect("bo-2", h.code, h.tokens["Bo"])
+    h.resume("bo-2", h.code, h.tokens["Bo"])
     h.send("bo-2", action="ping")
     before = _snapshot(h)
     _check_at(h, AUTO_AWAY_SECONDS + 1)
@@ -315,7 +311,7 @@ def test_every_phone_is_told_when_a_phone_goes_offline_or_comes_back_in_a_game()
     h.service.disconnect("Bo")
     for name in ["Ann", "Cy", "Di"]:
         assert h.view(name)["connected"]["Bo"] is False, name
-    h.service.connect("bo-2", h.code, h.tokens["Bo"])
+    h.resume("bo-2", h.code, h.tokens["Bo"])
     h.send("bo-2", action="ping")
     for name in ["Ann", "Cy", "Di", "bo-2"]:
         assert h.view(name)["connected"]["Bo"] is True, name

@@ -107,13 +107,13 @@ def test_a_phone_that_reconnects_in_every_phase_gets_the_same_seat_and_view():
             h.service.disconnect("Cy")  # the phone sleeps; the seat and its hand stay
             assert h.view("Ann")["connected"]["Cy"] is False
             phone = f"cy-{attempt}"
-            h.service.connect(phone, h.code.lower(), h.tokens["Cy"])
+            h.resume(phone, h.code.lower(), h.tokens["Cy"])
             h.send(phone, action="ping")
             fresh = h.view(phone)
             assert fresh["me"]["name"] == "Cy" and fresh["me"]["dealt"] == view["me"]["dealt"]
             assert fresh == view_for(h.room(), "Cy")
             assert {**fresh, "connected": view["connected"]} == view, "the same screen"
-            h.service.connect("Cy", h.code, h.tokens["Cy"])  # the harness plays "Cy"
+            h.resume("Cy", h.code, h.tokens["Cy"])  # the harness plays "Cy"
             h.send("Cy", action="ping")
             assert h.view("Cy") == view_for(h.room(), "Cy")
         phase = view["phase"]

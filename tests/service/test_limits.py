@@ -282,17 +282,17 @@ def test_open_connections_per_address_are_capped_and_given_back():
     for i in range(OPEN_CONNECTIONS_PER_IP + 5):
         h.clock.now += 1.1  # 55 a minute: under the connect window
         try:
-            h.service.connect(f"open-{i}", None, None, VENUE)
+            h.service.connect(f"open-{i}", VENUE)
             opened.append(f"open-{i}")
         except Refused as refused:
             assert refused.status == 429 and "open connections" in str(refused)
     assert len(opened) == OPEN_CONNECTIONS_PER_IP == 100
     assert h.metrics.counts["ConnectionsPerAddressLimited"] == 5
-    h.service.connect("neighbour", None, None, ELSEWHERE)
+    h.service.connect("neighbour", ELSEWHERE)
     h.service.disconnect("open-7", VENUE)
-    h.service.connect("in-its-place", None, None, VENUE)
+    h.service.connect("in-its-place", VENUE)
     with pytest.raises(Refused):
-        h.service.connect("one-more", None, None, VENUE)
+        h.service.connect("one-more", VENUE)
 
 
 def test_places_a_lost_disconnect_left_are_given_up_after_a_connections_lifetime():
@@ -300,12 +300,12 @@ def test_places_a_lost_disconnect_left_are_given_up_after_a_connections_lifetime
     any connection lives (API Gateway closes them at 2 hours)."""
     h = Harness()
     for i in range(OPEN_CONNECTIONS_PER_IP):
-        h.service.connect(f"lost-{i}", None, None, VENUE)
+        h.service.connect(f"lost-{i}", VENUE)
         h.clock.now += 1.1
     with pytest.raises(Refused):
-        h.service.connect("too-soon", None, None, VENUE)
+        h.service.connect("too-soon", VENUE)
     h.clock.now += CONNECTION_LIFETIME_SECONDS - 60
-    h.service.connect("later", None, None, VENUE)  # the oldest places are given up
+    h.service.connect("later", VENUE)  # the oldest places are given up
 
 
 def test_fresh_connections_from_one_address_are_refused_past_the_connect_budget():
@@ -316,16 +316,16 @@ def test_fresh_connections_from_one_address_are_refused_past_the_connect_budget(
     statuses = []
     for i in range(100):
         try:
-            h.service.connect(f"fresh-{i}", None, None, VENUE)
+            h.service.connect(f"fresh-{i}", VENUE)
             statuses.append(200)
         except Refused as refused:
             statuses.append(refused.status)
     print(f"\n100 connects from one address in a minute: {statuses.count(200)} accepted, "
           f"{statuses.count(429)} refused (429)")  # fmt: skip
     assert statuses == [200] * CONNECTS_PER_IP_PER_MINUTE + [429] * 40
-    h.service.connect("neighbour", None, None, ELSEWHERE)  # no error
+    h.service.connect("neighbour", ELSEWHERE)  # no error
     h.clock.now += 60
-    h.service.connect("next-minute", None, None, VENUE)
+    h.service.connect("next-minute", VENUE)
 
 
 def test_room_creation_from_one_address_stops_at_the_hourly_cap():
@@ -407,7 +407,7 @@ def test_a_real_party_behind_one_address_never_meets_a_limit():
     for table in range(2):
         names = [f"T{table}P{i}" for i in range(12)]
         for name in names:
-            h.service.connect(name, None, None, VENUE)
+            h.service.connect(name, VENUE)
         h.service.message(names[0], json.dumps({"action": "create_room", "name": names[0]}),
                           VENUE)  # fmt: skip
         code = h.pusher.last(names[0], "joined")["room"]
@@ -421,10 +421,10 @@ def test_a_real_party_behind_one_address_never_meets_a_limit():
         for again in range(2):  # the Wi-Fi drops everyone, twice
             h.clock.now += 20
             for name in names:
-                h.service.connect(f"{name}-{again}", code, token[name], VENUE)
+                h.resume(f"{name}-{again}", code, token[name], VENUE)
                 h.service.message(f"{name}-{again}", json.dumps({"action": "ping"}), VENUE)
         assert all(not refusals & set(error_codes(h, c)) for c in h.pusher.sent), table
-    h.service.connect("late", None, None, VENUE)
+    h.service.connect("late", VENUE)
     h.service.message("late", json.dumps({"action": "create_room", "name": "Late"}), VENUE)
     assert h.pusher.last("late", "joined")
     assert all(not refusals & set(error_codes(h, c)) for c in h.pusher.sent)

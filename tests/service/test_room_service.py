@@ -11,7 +11,6 @@ from functions.room_service.adapters.memory import MemoryRoomStore
 from functions.room_service.domain.lobby import CannotJoin
 from functions.room_service.domain.room import CODE_ALPHABET, CODE_LENGTH
 from functions.room_service.service.replies import same_but_progress, view_for
-from functions.room_service.service.room_service import Refused
 from tests.support.service_harness import Harness, before_the_move_of, result_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
@@ -137,12 +136,12 @@ def test_reconnect_with_the_token_returns_the_same_seat_and_view_in_every_step()
         if result_of(view):
             break
         seen_phases.add(view["phase"])
-        h.service.connect(f"bo-{step}", h.code.lower(), h.tokens["Bo"])
+        h.resume(f"bo-{step}", h.code.lower(), h.tokens["Bo"])
         h.send(f"bo-{step}", action="ping")
         fresh = h.view(f"bo-{step}")
         assert fresh["you"] == "Bo"
         assert fresh == view_for(h.room(), "Bo")
-        h.service.connect("Bo", h.code, h.tokens["Bo"])
+        h.resume("Bo", h.code, h.tokens["Bo"])
         h.send("Bo", action="ping")  # a reconnected phone pings first (docs/protocol.md)
         if result_of(h.view("Bo")):
             break  # a deadline past due, settled as the room was read, ended the game
@@ -164,16 +163,24 @@ def _one_move(h: Harness, names: list[str]) -> None:
     h.advance_to_next_timer()
 
 
-def test_a_wrong_token_or_room_is_refused_at_connect():
+def test_a_wrong_token_or_room_is_refused_over_the_opened_socket_then_hung_up():
+    """Issue 36: a seat is checked in the phone's first frame (``resume``), not at
+    ``$connect``, whose refusal a browser cannot read (it looked like a bad network, and a
+    bad network like a lost seat). A token that no seat of the room holds, or a room that
+    is not there, gets one answer, ``seat_lost`` (the phone may forget its seat), and the
+    socket is closed; a malformed one is refused as any bad frame (and changes nothing)."""
     h = started(["Ann", "Bo", "Cy", "Di"])
-    with pytest.raises(Refused):
-        h.service.connect("x", h.code, "not-a-token")
-    with pytest.raises(Refused):
-        h.service.connect("x", "QQQQ", h.tokens["Bo"])
-    with pytest.raises(Refused):
-        h.service.connect("x", h.code, None)
-    h.service.connect("fresh", None, None)  # a new phone may connect to create or join
-    assert h.connections.lookup("x") is None
+    before = h.room().model_dump()
+    for phone, code, token in (("x1", h.code, "not-a-token"), ("x2", "QQQQQQQQ", h.tokens["Bo"])):
+        h.resume(phone, code, token)
+        assert h.error(phone)["code"] == "seat_lost", h.messages(phone)
+        assert phone in h.pusher.hung_up and h.connections.lookup(phone) is None
+    h.resume("x3", h.code, None)
+    assert h.error("x3")["code"] == "field_invalid" and "x3" not in h.pusher.hung_up
+    assert h.room().model_dump() == before
+    h.service.connect("fresh")  # every phone connects alike: none is refused for its seat
+    h.resume("bo-2", h.code, h.tokens["Bo"])  # the right token takes the seat at once
+    assert h.view("bo-2")["you"] == "Bo" and h.room().seat("Bo").connection == "bo-2"
 
 
 def test_duplicate_early_late_and_lost_timers():
@@ -247,7 +254,7 @@ def test_the_host_hands_over_host_in_the_lobby_and_mid_game():
     h.send("Ann", action="start")
     assert h.error("Ann")["message"] == "Only the host can start the game."
 
-    h.service.connect("Di", h.code, h.tokens["Di"])
+    h.resume("Di", h.code, h.tokens["Di"])
     h.send("Di", action="ping")
     h.send("Bo", action="start")
     h.send("Bo", action="hand_over", target="Di")
@@ -310,16 +317,19 @@ def test_ping_resends_the_view_only_when_the_phone_shows_another():
     assert h.pusher.last("Bo")["seq"] >= latest["seq"]
 
 
-def test_a_reconnecting_phone_takes_its_seat_with_its_first_message_not_during_connect():
+def test_a_reconnecting_phone_takes_its_seat_with_its_first_frame_not_during_connect():
     """API Gateway answers 410 to posts while $connect runs: if $connect bound the seat, a
-    push caused by another cat's move could free it again (found by the local stack)."""
+    push caused by another cat's move could free it again (found by the local stack). Issue
+    36: $connect knows no seat at all; the phone's first frame, ``resume``, takes it."""
     names = ["Ann", "Bo", "Cy", "Di"]
     h = started(names)
-    h.service.connect("bo-new", h.code, h.tokens["Bo"])
+    h.service.connect("bo-new")
     assert h.room().seat("Bo").connection == "Bo", "$connect changes no seat"
     h.send("Ann", action="ready")  # a push to every seated phone
     assert h.messages("bo-new") == []
-    h.send("bo-new", action="ping")
+    h.service.message(
+        "bo-new", json.dumps({"action": "resume", "room": h.code, "token": h.tokens["Bo"]})
+    )
     assert h.room().seat("Bo").connection == "bo-new"
     assert h.view("bo-new")["you"] == "Bo"
     h.send("Bo", action="ready")  # the older connection was let go
@@ -329,17 +339,18 @@ def test_a_reconnecting_phone_takes_its_seat_with_its_first_message_not_during_c
     assert "Bo" not in waiting_for(h.service.current_room(h.code).state)
 
 
-def test_a_phone_back_after_its_socket_closed_gets_one_frame_for_its_first_ping():
+def test_a_phone_back_after_its_socket_closed_gets_one_frame_for_its_resume():
     """Issue 34's cut: the write that seats a reconnected phone pushes every seat its view
-    (who is connected changed), this phone's included; that view answers its ping, which is
-    not answered a second time (the same view again, or a pong beside it)."""
+    (who is connected changed), this phone's included; that view answers its ``resume``,
+    which is not answered a second time (the same view again, or a pong beside it)."""
     h = started(["Ann", "Bo", "Cy", "Di"])
     h.send("Ann", action="ready")
     old_rev = h.pusher.last("Bo")["rev"]
     h.service.disconnect("Bo")
     h.send("Cy", action="ready")  # the table moves on while Bo is away
-    h.service.connect("bo-new", h.code, h.tokens["Bo"])
-    h.send("bo-new", action="ping", rev=old_rev)
+    h.service.connect("bo-new")
+    resume = {"action": "resume", "room": h.code, "token": h.tokens["Bo"], "rev": old_rev}
+    h.service.message("bo-new", json.dumps(resume))
     assert [m["type"] for m in h.messages("bo-new")] == ["view"]
     assert h.view("bo-new")["you"] == "Bo"
     assert h.view("bo-new")["connected"]["Bo"] is True
@@ -434,7 +445,7 @@ def test_the_last_move_completes_its_step_though_a_write_took_the_others_moves_m
 
     def others_write(submission):
         h.send("Cy", action="ready")
-        h.service.connect("bo-new", h.code, h.tokens["Bo"])
+        h.resume("bo-new", h.code, h.tokens["Bo"])
         h.send("bo-new", action="ping")  # takes Bo's seat: a room write
         assert h.room().seat("Bo").connection == "bo-new"
         assert h.store.submissions(h.code, submission.step) == [], "the write took them"
@@ -518,7 +529,7 @@ def test_s10_host_powers_pass_to_a_connected_human_never_a_bot_and_come_back():
     assert h.room().host == "Eve"  # not the bots Bo and Cy, not Di offline
     assert h.view("Bo")["host"] == "Eve"
 
-    h.service.connect("Ann", h.code, h.tokens["Ann"])
+    h.resume("Ann", h.code, h.tokens["Ann"])
     h.send("Ann", action="ping")  # her phone's first message takes her seat back
     room = h.room()
     assert room.host == "Ann" and room.host_away is None and h.view("Eve")["host"] == "Ann"

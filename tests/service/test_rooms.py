@@ -23,7 +23,6 @@ from functions.room_service.domain.room import (
     new_code,
     normalise_code,
 )
-from functions.room_service.service.room_service import Refused
 from tests.support.moto_cloud import CONTEXT, moto_cloud
 from tests.support.service_harness import Harness
 
@@ -89,7 +88,7 @@ def test_codes_are_eight_letters_and_typed_codes_are_forgiving():
         assert normalise_code(typed) == "ABCDEFGH"
     h = lobby(["Ann"])
     spaced = f"{h.code[:4].lower()} {h.code[4:].lower()}"
-    h.service.connect("ann-2", spaced, h.pusher.last("Ann", "joined")["token"])
+    h.resume("ann-2", spaced, h.pusher.last("Ann", "joined")["token"])
 
 
 # == one answer ==============================================================================
@@ -188,7 +187,7 @@ def test_the_host_leaving_mid_game_with_nobody_connected_passes_host_on():
     room = h.store.load(h.code)
     assert room.host == "Bo" and room.state.host == "Bo"
     # Bo's phone comes back and has host powers (§10: an untimed game can never hang)
-    h.service.connect("bo-2", h.code, _token(h, "Bo"))
+    h.resume("bo-2", h.code, _token(h, "Bo"))
     assert send(h, "bo-2", action="ping") is None
     assert h.view("bo-2")["you"] == "Bo"
 
@@ -300,8 +299,8 @@ def test_a_gone_phone_frees_its_lobby_seat_after_the_wait():
     h.deliver_due_timers()
     assert seated(h) == ["Ann", "Cy"]
     assert [s["name"] for s in h.view("Ann")["seats"]] == ["Ann", "Cy"], "the lobby is told"
-    with pytest.raises(Refused):
-        h.service.connect("bo-2", h.code, bo_token)
+    h.resume("bo-2", h.code, bo_token)  # a freed seat's token opens nothing
+    assert h.error("bo-2")["code"] == "seat_lost" and "bo-2" in h.pusher.hung_up
     assert join(h, "bo-3", "Bo") is None, "Bo joins again like anyone"
 
 
@@ -310,7 +309,7 @@ def test_a_phone_back_in_time_keeps_its_seat():
     h.service.disconnect("Bo")
     h.deliver_due_timers()
     h.clock.now += LOBBY_SEAT_GRACE_SECONDS - 10
-    h.service.connect("bo-2", h.code, _token(h, "Bo"))
+    h.resume("bo-2", h.code, _token(h, "Bo"))
     assert send(h, "bo-2", action="ping") is None
     h.clock.now += 60
     h.deliver_due_timers()

@@ -1,7 +1,8 @@
 """Issue 18, "Seat takeover (high)": a connection acts only for the seat whose token it
-proved at ``$connect``, and only while that token is the seat's. Leaving, a kick or a
-new join under the same name ends every older binding, so a spare socket opened with
-an old token can no longer take the seat of the new cat of that name.
+proved (issue 36: in its ``resume`` frame), and only while that token is the seat's.
+Leaving, a kick or a new join under the same name ends every older binding, so a spare
+socket bound with an old token can no longer take the seat of the new cat of that name,
+and the old token opens nothing.
 
 Through the room service (in-memory ports) and through the local stack (real WebSockets
 over the DynamoDB connection store on moto)."""
@@ -14,7 +15,6 @@ import pytest
 
 from engine.catch_the_witch.rules import waiting_for
 from functions.room_service.domain.room import KICK_BAN_SECONDS
-from functions.room_service.service.room_service import Refused
 from tests.support.local_stack_process import LocalStackProcess
 from tests.support.service_harness import Harness
 
@@ -22,11 +22,11 @@ NO_SEAT = "You no longer have a seat in this room."
 
 
 def _mia_replaced_with_a_spare_socket(how: str) -> Harness:
-    """Mia keeps a spare socket open with her token, then leaves (or is kicked); a new
-    phone joins as "Mia". Connections: "Ann" (host), "Bo", "Cy", "mia-spare", "mia-2"."""
+    """Mia has a spare socket bound to her seat, then leaves (or is kicked); a new phone
+    joins as "Mia". Connections: "Ann" (host), "Bo", "Cy", "mia-spare", "mia-2"."""
     h = Harness()
     h.table(["Ann", "Mia", "Bo", "Cy"])
-    h.service.connect("mia-spare", h.code, h.tokens["Mia"])
+    h.spare("mia-spare", "Mia")
     if how == "leave":
         h.send("Mia", action="leave")
     else:
@@ -66,8 +66,8 @@ def test_in_the_lobby_too_and_the_old_token_no_longer_opens_a_socket(how):
     assert h.room().seat("Mia").connection == "mia-2"
     h.send("mia-spare", action="ping")  # the stale binding is gone: a phone without a seat
     assert h.messages("mia-spare")[-1] == {"type": "pong"} and h.pusher.last("mia-spare") is None
-    with pytest.raises(Refused):
-        h.service.connect("mia-spare-2", h.code, _old_token(h))
+    h.resume("mia-spare-2", h.code, _old_token(h))
+    assert h.error("mia-spare-2")["code"] == "seat_lost" and "mia-spare-2" in h.pusher.hung_up
 
 
 def _old_token(h: Harness) -> str:
@@ -80,7 +80,7 @@ def test_leaving_mid_game_ends_the_token_too():
     must not bring the seat back from Away either."""
     h = Harness()
     h.table(["Ann", "Mia", "Bo", "Cy"])
-    h.service.connect("mia-spare", h.code, h.tokens["Mia"])
+    h.spare("mia-spare", "Mia")
     h.send("Ann", action="start")
     h.send("Mia", action="leave")
     assert h.room().state.cat("Mia").away
@@ -88,16 +88,15 @@ def test_leaving_mid_game_ends_the_token_too():
     h.send("mia-spare", action="ping")
     assert h.error("mia-spare")["message"] == NO_SEAT
     assert h.store._rooms == before and h.room().seat("Mia").connection is None
-    with pytest.raises(Refused):
-        h.service.connect("mia-back", h.code, h.tokens["Mia"])
+    h.resume("mia-back", h.code, h.tokens["Mia"])
+    assert h.error("mia-back")["code"] == "seat_lost" and "mia-back" in h.pusher.hung_up
 
 
 def test_a_phone_that_reconnects_with_its_own_token_still_takes_its_seat_back():
     h = Harness()
     h.table(["Ann", "Mia", "Bo", "Cy"])
     h.send("Ann", action="start")
-    h.service.connect("mia-new", h.code, h.tokens["Mia"])
-    h.send("mia-new", action="ping")
+    h.resume("mia-new", h.code, h.tokens["Mia"])
     assert h.view("mia-new")["you"] == "Mia" and h.room().seat("Mia").connection == "mia-new"
 
 
@@ -117,9 +116,8 @@ class Phone:
         self.session, self.url = session, url
         self.received: list[dict] = []
 
-    async def open(self, room: str | None = None, token: str | None = None) -> "Phone":
-        params = {"room": room, "token": token} if token else None
-        self.socket = await self.session.ws_connect(self.url, params=params)
+    async def open(self) -> "Phone":
+        self.socket = await self.session.ws_connect(self.url)
         self.reader = asyncio.create_task(self._read())
         return self
 
@@ -144,6 +142,9 @@ class Phone:
 
 
 async def _takeover_over_websockets(url: str, how: str) -> dict:
+    """Three spare sockets name Mia's seat with her token, one after another (each takes
+    the seat from the one before); the last one leaves; a new phone joins as "Mia". Then
+    every spare, and Mia's first phone, tries to act and to take the seat back."""
     async with aiohttp.ClientSession() as session:
         ann, mia, bo, cy, mia_2 = [Phone(session, url) for _ in range(5)]
         for phone in (ann, mia, bo, cy, mia_2):
@@ -152,26 +153,32 @@ async def _takeover_over_websockets(url: str, how: str) -> dict:
         token = (await mia.ask("joined", action="join", room=code, name="Mia"))["token"]
         for phone, name in ((bo, "Bo"), (cy, "Cy")):
             await phone.ask("joined", action="join", room=code, name=name)
-        spares = [await Phone(session, url).open(code, token) for _ in range(3)]
-        if how == "leave":
-            await mia.send(action="leave")
-        else:
-            await ann.send(action="kick", target="Mia")
+        spares = [await Phone(session, url).open() for _ in range(3)]
+        for spare in spares:
+            await spare.ask("view", action="resume", room=code, token=token)
+        await spares[-1].send(action="leave")
         await asyncio.sleep(0.3)
         await mia_2.ask("joined", action="join", room=code, name="Mia")
         await ann.send(action="start")
         await mia_2.ask("view", action="ping")
-        answers = [await spare.ask("pong", action="ping") for spare in spares]
-        ready = [await spare.ask("view", timeout=2, action="ready") for spare in spares]
+        old = [mia, *spares]
+        seen = [len(phone.received) for phone in old]
+        answers = [await phone.ask("pong", action="ping") for phone in old]
+        ready = [await phone.ask("view", timeout=2, action="ready") for phone in old]
+        retaken = [
+            await phone.ask("view", action="resume", room=code, token=token) for phone in old
+        ]
         await asyncio.sleep(0.3)
         pong = await mia_2.ask("view", action="ping")  # no rev: the view is the answer
         views = [m["view"] for m in mia_2.received if m.get("type") == "view"]
         result = {
-            "answers": answers, "ready": ready, "pong": pong, "mia_view": views[-1],
-            "spares_got": [m for spare in spares for m in spare.received if m.get("type") != "error"],
+            "answers": answers, "ready": ready, "retaken": retaken, "pong": pong, "mia_view": views[-1],
+            "old_got": [m for phone, n in zip(old, seen, strict=True) for m in phone.received[n:]
+                        if m.get("type") not in ("error", "pong")],
         }  # fmt: skip
-        for phone in (ann, mia, bo, cy, mia_2, *spares):
-            await phone.socket.close()
+        for phone in (ann, bo, cy, mia_2, *old):
+            if not phone.socket.closed:
+                await phone.socket.close()
         return result
 
 
@@ -180,9 +187,11 @@ async def _takeover_over_websockets(url: str, how: str) -> dict:
 @pytest.mark.parametrize("how", ["leave"])
 def test_spare_sockets_cannot_take_the_seat_over_the_local_stack(stack, how):
     result = asyncio.run(_takeover_over_websockets(stack.websocket_url, how))
-    assert [a.get("message") for a in result["answers"]] == [NO_SEAT] * 3, result["answers"]
+    # Each was let go when another took the seat, or by the leave: a phone without a seat.
+    assert [a["type"] for a in result["answers"]] == ["pong"] * 4, result["answers"]
     assert all(r["type"] == "error" for r in result["ready"]), result["ready"]
-    assert result["spares_got"] == [], "a spare socket was sent Mia's view"
+    assert [r.get("code") for r in result["retaken"]] == ["seat_lost"] * 4, result["retaken"]
+    assert result["old_got"] == [], "an old socket was sent the new Mia's view"
     assert result["pong"]["view"]["you"] == "Mia", "the new Mia keeps her seat"
     assert result["mia_view"]["you"] == "Mia" and result["mia_view"]["connected"]["Mia"]
     assert stack.stats()["gateway"]["lambda_errors"] == 0

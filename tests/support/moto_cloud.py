@@ -97,10 +97,20 @@ class Cloud:
 
     # -- phones ----------------------------------------------------------------------------
     def connect(self, connection: str, query: dict | None = None) -> dict:
-        event = websocket_event("$connect", "CONNECT", connection, query=query)
-        if query and query.get("room"):
-            self.rooms[connection] = query["room"]  # a phone reconnecting to its seat
-        return connect.handler(event, CONTEXT)
+        return connect.handler(
+            websocket_event("$connect", "CONNECT", connection, query=query), CONTEXT
+        )
+
+    def reconnect(self, connection: str, room: str, token: str) -> dict:
+        """A seat's phone on a new socket: ``$connect``, then its first frame names the seat
+        (``resume``: the token in a frame, never in the URL). The ``$connect`` answer."""
+        answer = self.connect(connection)
+        if answer == {"statusCode": 200}:
+            self.rooms[connection] = room
+            body = json.dumps({"action": "resume", "room": room, "token": token})
+            event = websocket_event("$default", "MESSAGE", connection, body)
+            assert message.handler(event, CONTEXT) == {"statusCode": 200}
+        return answer
 
     def send(self, connection: str, **body) -> None:
         """As a phone sends it: with the step of the view it shows (a move) and the room it
@@ -131,6 +141,10 @@ class Cloud:
                 parsed.append(item)
             self.read_upto[connection] = (len(raw), parsed)
         return list(parsed)
+
+    def gone(self, connection: str) -> bool:
+        """The server closed the connection (DeleteConnection)."""
+        return connection in _CLOSED_CONNECTIONS_DATA
 
     def last(self, connection: str, kind: str = "view") -> dict | None:
         return next((m for m in reversed(self.received(connection)) if m["type"] == kind), None)

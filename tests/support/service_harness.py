@@ -12,6 +12,7 @@ from functions.room_service.adapters.memory import (
     MemoryRoomStore,
     MemoryTimers,
 )
+from functions.room_service.domain.room import Binding, hash_token
 from functions.room_service.service.commands import GAME_ACTIONS, ROOMLESS_ACTIONS
 from functions.room_service.service.room_service import Ports, RoomService
 
@@ -91,6 +92,21 @@ class Harness:
         last = self.pusher.last(connection)
         framed = as_a_phone_sends(message, last and last["view"], self.code)
         self.service.message(connection, json.dumps(framed))
+
+    def resume(self, connection: str, code: str | None, token: str | None,
+               source_ip: str | None = None) -> None:  # fmt: skip
+        """A seat's phone on a new socket: ``$connect``, then its first frame names its seat
+        (``resume``, the token in the frame: docs/protocol.md). A refusal is that phone's
+        error frame, and its socket is hung up."""
+        self.service.connect(connection, source_ip)
+        frame = {"action": "resume", "room": code, "token": token}
+        self.service.message(connection, json.dumps(frame), source_ip)
+
+    def spare(self, connection: str, name: str) -> None:
+        """A socket bound to ``name``'s seat without holding it: what a ``resume`` leaves
+        if it dies between its binding and its taking of the seat (a timeout, a crash)."""
+        self.service.connect(connection)
+        self.connections.bind(connection, Binding(self.code, name, hash_token(self.tokens[name])))
 
     def watch(self, connection: str, key: str | None = None, code: str | None = None) -> None:
         """A table screen opens: ``watch`` with the room's table key (issue 32: the one the

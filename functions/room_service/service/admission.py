@@ -33,7 +33,8 @@ ADDRESS_WINDOW_LIMITED = "AddressLimited"
 
 
 class Refused(Exception):
-    """A ``$connect`` that must be refused (wrong room or token): HTTP ``status``."""
+    """A ``$connect`` that must be refused (a foreign origin, too many connections from its
+    address): HTTP ``status``. A seat is never refused here (``RoomService.connect``)."""
 
     status = 403
 

@@ -45,6 +45,12 @@ NewName = Annotated[str, AfterValidator(clean_name)]
 RoomCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=4, max_length=8)]
 #: A table key as the host's table link carries it (URL-safe base64: secrets.token_urlsafe).
 TableKey = Annotated[str, StringConstraints(max_length=64, pattern=r"^[A-Za-z0-9_-]*$")]
+#: The ``rev`` of a view, as the phone got it (replies.py).
+Rev = Annotated[str, StringConstraints(max_length=REV_LENGTH)]
+#: A seat token as `joined` gave it (URL-safe base64: room.new_token).
+SeatToken = Annotated[
+    str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+]
 
 
 class _Message(BaseModel):
@@ -85,6 +91,20 @@ class Join(_Message):
     #: A local stack's bot (local_stack/bot_client.py) says so: host powers never pass to
     #: it (§10 as amended, docs/rooms.md). Claiming it only keeps a phone from hosting.
     bot: StrictBool = False
+
+
+class Resume(_Message):
+    """A seated phone's first frame on each new socket (issue 36): its seat's token rides in
+    a frame, never in a URL (API Gateway's access logs, a proxy and the browser's history
+    keep URLs), and a seat that is no longer the phone's is refused over the opened socket,
+    where the phone can read why (a refused handshake tells a browser nothing). The
+    connection takes the seat, and gets its view as a ping does."""
+
+    action: Literal["resume"]
+    room: RoomCode
+    token: SeatToken
+    #: As a ping's: the view comes back only if the phone shows another.
+    rev: Rev | None = None
 
 
 class Watch(_Message):
@@ -153,7 +173,7 @@ class Ping(_SeatMessage):
     action: Literal["ping"]
     #: The ``rev`` of the view the client shows; if its view is another now (or it has
     #: none), the view is sent again. A rev tells only of the seat's own view (see ``rev``).
-    rev: Annotated[str, StringConstraints(max_length=REV_LENGTH)] | None = None
+    rev: Rev | None = None
 
 
 class Cover(_SeatMessage):
@@ -176,6 +196,7 @@ class Replay(_SeatMessage):
 RoomAction = Annotated[
     CreateRoom
     | Join
+    | Resume
     | Watch
     | Leave
     | ChangeSettings
@@ -191,12 +212,12 @@ RoomAction = Annotated[
     | NewTableKey,
     Field(discriminator="action"),
 ]
-ROOM_ACTIONS = ("create_room", "join", "watch", "leave", "settings", "reorder", "kick", "hand_over",
+ROOM_ACTIONS = ("create_room", "join", "resume", "watch", "leave", "settings", "reorder", "kick", "hand_over",
                 "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 #: The frames of a phone with no room yet: every other frame may name its room (issue 16,
-#: ``_SeatMessage.room``); ``join`` and ``watch`` name the room they ask for.
-ROOMLESS_ACTIONS = ("create_room", "join", "watch")
+#: ``_SeatMessage.room``); ``join``, ``resume`` and ``watch`` name the room they ask for.
+ROOMLESS_ACTIONS = ("create_room", "join", "resume", "watch")
 
 
 def move_types() -> frozenset[str]:

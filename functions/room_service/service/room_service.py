@@ -69,6 +69,7 @@ from .commands import (
     Rematch,
     Reorder,
     Replay,
+    Resume,
     RoomOptions,
     SeatCheckTimer,
     Start,
@@ -119,31 +120,19 @@ class RoomService(LobbyHandlers, GameHandlers):
         }  # fmt: skip
 
     # == entrypoints =======================================================================
-    def connect(self, connection_id: str, room_code: str | None, token: str | None,
-                source_ip: str | None = None) -> None:  # fmt: skip
-        """``$connect``: a phone with no token may connect (it will create or join);
-        one with a token is bound to its seat, or refused. ``source_ip``: the caller's
-        address as API Gateway saw it (the request context), for per-address limits."""
+    def connect(self, connection_id: str, source_ip: str | None = None) -> None:
+        """``$connect``: admitted, or refused for its address's limits alone. A seat is
+        not checked here (issue 36): a browser cannot read why a handshake failed, so a
+        refused seat would look like a bad network, and a bad network like a refused seat.
+        A seated phone names its seat in its first frame (``resume``), where a refusal can
+        be told. ``source_ip``: the caller's address as API Gateway saw it (the request
+        context), for per-address limits."""
         if self.admission.over(source_ip, "CONNECT", 60, CONNECTS_PER_IP_PER_MINUTE):
             raise TooManyConnections(
                 f"Too many new connections from your network: at most "
                 f"{CONNECTS_PER_IP_PER_MINUTE} a minute. Try again in a minute."
             )
-        if not room_code and not token:
-            self.admission.open_connection(source_ip, connection_id)
-            return
-        if not (room_code and token):
-            raise Refused("Reconnecting needs both the room code and the seat token.")
-        code = normalise_code(room_code)
-        room = self.ports.store.load(code)
-        seat = room.seat_by_token(token) if room else None
-        if seat is None:
-            raise Refused("That seat token is not valid for this room.")
-        self.admission.open_connection(source_ip, connection_id)  # a refused one holds none
-        # The seat is not taken over here: API Gateway answers 410 to posts while $connect
-        # runs, and a push from another cat's move would then free the seat again. The
-        # connection takes its seat with its first message (the phone pings at once).
-        self.ports.connections.bind(connection_id, Binding(code, seat.name, seat.token_hash))
+        self.admission.open_connection(source_ip, connection_id)
 
     def disconnect(self, connection_id: str, source_ip: str | None = None) -> None:
         """``$disconnect`` (best effort): free the seat's connection and its place among its
@@ -178,6 +167,8 @@ class RoomService(LobbyHandlers, GameHandlers):
                 self._create_room(connection_id, command, source_ip, arrived)
             elif isinstance(command, Join):
                 self._join(connection_id, command, source_ip, arrived)
+            elif isinstance(command, Resume):
+                self._resume(connection_id, command, source_ip, arrived)
             elif isinstance(command, Watch):
                 self._watch(connection_id, command, source_ip, arrived)
             else:
@@ -188,6 +179,8 @@ class RoomService(LobbyHandlers, GameHandlers):
                 return  # told within REFUSAL_NOTICE_SECONDS: a flood's frames get no post each
             refusal = replies.error_message(exc, commands.action_of(command))
             self._send(connection_id, refusal, getattr(exc, REFUSED_IN, None))
+            if isinstance(exc, SeatRefused):
+                self.ports.pusher.hang_up(connection_id)  # told why, then closed
 
     def timer(self, message: dict[str, Any]) -> None:
         """A delayed SQS message: a step's deadline, the host's grace period, the wait
@@ -387,6 +380,27 @@ class RoomService(LobbyHandlers, GameHandlers):
             raise CannotJoin() from None
         self.ports.connections.bind(connection_id, Binding(code, msg.name, token_hash))
 
+    def _resume(self, connection_id: str, msg: Resume, source_ip: str | None,
+                arrived: float) -> None:  # fmt: skip
+        """A seated phone's first frame on a new socket (issue 36): the token names its
+        seat, which the connection takes (the older connection, if any, is let go); then
+        it is answered as a ping. A token no seat of the room holds (the seat was let go,
+        the room closed) is refused in words and the socket closed: only then may the phone
+        forget its seat. Each try costs a ``$connect``, which its address's limits pace."""
+        if self.admission.arrive(connection_id, source_ip, arrived):
+            raise IllegalAction("This connection is already in a room.", code="already_in_room")
+        code = normalise_code(msg.room)
+        try:
+            loaded = self.unit_of_work.load(code)
+        except NoSuchRoom:
+            raise SeatRefused() from None
+        seat = loaded.room.seat_by_token(msg.token)
+        if seat is None:
+            raise SeatRefused()
+        binding = Binding(code, seat.name, seat.token_hash)
+        self.ports.connections.bind(connection_id, binding)
+        self._act_as_seat(connection_id, Ping(action="ping", rev=msg.rev), binding, loaded)
+
     # == table screens (issue 15) ==========================================================
     def _watch(self, connection_id: str, msg: Watch, source_ip: str | None,
                arrived: float) -> None:  # fmt: skip
@@ -501,6 +515,12 @@ class Unseated(IllegalAction):
 
     def __init__(self) -> None:
         super().__init__("You no longer have a seat in this room.", "§10", code="seat_lost")
+
+
+class SeatRefused(Unseated):
+    """A ``resume`` whose token no seat of that room holds (or no such room now): the
+    phone's seat is gone, and the phone may forget it (the one answer for both, so a
+    guess learns nothing of which rooms exist)."""
 
 
 __all__ = ["Busy", "InvalidAction", "Ports", "Refused", "RoomService"]
