@@ -62,7 +62,7 @@ lint: $(STAMP)
 test-engine test-service test-integration test-e2e: test-%: $(STAMP)
 	$(PYTEST) -n $(TEST_WORKERS) --dist worksteal tests/$*
 
-## property: the random-game properties alone, both games (PROPERTY_GAMES=360 each by default)
+## property: the random-game properties alone, both games (PROPERTY_GAMES=300 each by default)
 property: $(STAMP)
 	$(PYTEST) tests/engine/test_properties.py tests/engine/burn_the_witch/test_properties.py
 

@@ -9,10 +9,14 @@ and closed show nothing. Every language, at 360×640 and 390×844.
 The views are the engine's own (a rigged deal, tests/engine/burn_the_witch/support.py); each
 phone's socket is answered by the test, as in test_browser_btw_round_log.py."""
 
+import json
+
 import pytest
+from playwright.sync_api import expect
 
 from engine.burn_the_witch import apply, start
-from tests.e2e.test_browser_btw_round_log import _show, _view
+from tests.e2e.test_browser_btw_round_log import _view
+from tests.e2e.test_browser_shell import ASKS_FOR_THE_VIEW, PROD
 from tests.e2e.test_browser_tells import LAYOUTS, SIZES
 from tests.e2e.test_browser_tells import _show as _relayout
 from tests.engine.burn_the_witch import support
@@ -29,6 +33,9 @@ SECRETS = {
     "a zealot with devout": ([[D, D, D, N], [W, N, N, N], [D, D, D, N], [W, N, N, N], [N, N, N, N]], None),
     "a zealot": ([[N, N, N, N], [W, N, N, N], [D, D, D, N], [D, D, D, N], [W, N, N, N]], None),
 }  # fmt: skip
+
+
+STEPS = ("witching_hour", "accuse", "vote", "execute")
 
 
 def _steps(houses: list[list[str]], tap: tuple[str, str] | None) -> dict:
@@ -70,36 +77,79 @@ def _same_clock(look: dict) -> dict:
     return {**look, "countdown": None if look["countdown"] is None else 0}
 
 
-@pytest.mark.parametrize("step", ["witching_hour", "accuse", "vote", "execute"])
-def test_anns_phone_looks_the_same_whatever_her_secret(stack, browser, steps, step):
-    deadline = stack.clock.now() + 120
-    pages = {}
-    for secret, by_step in steps.items():
+class Phone:
+    """Ann's phone, its socket answered by the test: it shows the view it is given."""
+
+    def __init__(self, browser, stack, view: dict):
+        self.view, self.seq, self.socket = view, 1, None
         context = browser.new_context(viewport=SIZES[360], has_touch=True, locale="en-GB")
-        pages[secret] = context.new_page()
-        _show(pages[secret], stack, {**_view(by_step[step], "Ann"), "deadline": deadline})
-    found = []
+        self.page = context.new_page()
+        self.page.route_web_socket(PROD, self._route)
+        self.page.add_init_script('localStorage.setItem("party.seat", JSON.stringify('
+                                  '{room: "ABCDEFGH", token: "t", name: "Ann"}))')  # fmt: skip
+        self.page.goto(stack.http_url + "/?room=ABCDEFGH")
+        self._shown()
+
+    def _route(self, ws) -> None:
+        self.socket = ws
+        ws.on_message(
+            lambda message: json.loads(message)["action"] in ASKS_FOR_THE_VIEW and self._send()
+        )
+
+    def _send(self) -> None:
+        self.socket.send(
+            json.dumps({"type": "view", "seq": self.seq, "rev": str(self.seq), "view": self.view})
+        )
+
+    def _shown(self) -> None:
+        expect(self.page.locator("main")).to_have_attribute(
+            "data-phase", self.view["phase"], timeout=10_000
+        )
+        expect(self.page.locator("main")).to_have_attribute("data-seq", str(self.seq))
+
+    def show(self, view: dict) -> None:
+        self.view, self.seq = view, self.seq + 1
+        self._send()
+        self._shown()
+
+
+def test_anns_phone_looks_the_same_whatever_her_secret(stack, browser, steps):
+    """Each step in turn on the same five phones (one for each secret), each step in every
+    language at both widths."""
+    deadline = stack.clock.now() + 600
     first = next(iter(SECRETS))
-    for language, width in LAYOUTS:
-        for page in pages.values():
-            _relayout(page, language, width)
-        # Read one right after another: their countdowns are compared (tells.differences).
-        looks = {secret: _same_clock(page.evaluate(LOOK_JS)) for secret, page in pages.items()}
-        panels = {secret: page.evaluate(PANEL_JS) for secret, page in pages.items()}
-        assert looks[first]["bar"] is not None and panels[first]["open"], (looks, panels)
-        for secret in list(SECRETS)[1:]:
-            # Held, the panel is read close up by its owner (its lines differ, as a Catch
-            # the Witch role sheet's do); what shows across the table is its size, and that
-            # released it is empty and hidden.
-            told = differences(looks[first], looks[secret]) + panel_differences(
-                panels[first], panels[secret]
-            )
-            before = panels[secret]["before"]
-            if before["children"] or not before["hidden"]:
-                told.append(f"the closed panel shows {before}")
-            found += [
-                f"{step}, {language} at {width}: Ann as {secret} against {first}: {d}" for d in told
-            ]
-    for page in pages.values():
-        page.context.close()
+    phones: dict[str, Phone] = {}
+    found = []
+    for step in STEPS:
+        for secret, by_step in steps.items():
+            shown = {**_view(by_step[step], "Ann"), "deadline": deadline}
+            if secret in phones:
+                phones[secret].show(shown)
+            else:
+                phones[secret] = Phone(browser, stack, shown)
+        for language, width in LAYOUTS:
+            for phone in phones.values():
+                _relayout(phone.page, language, width)
+            looks = {
+                secret: _same_clock(phone.page.evaluate(LOOK_JS))
+                for secret, phone in phones.items()
+            }
+            panels = {secret: phone.page.evaluate(PANEL_JS) for secret, phone in phones.items()}
+            assert looks[first]["bar"] is not None and panels[first]["open"], (looks, panels)
+            for secret in list(SECRETS)[1:]:
+                # Held, the panel is read close up by its owner (its lines differ, as a Catch
+                # the Witch role sheet's do); what shows across the table is its size, and
+                # that released it is empty and hidden.
+                told = differences(looks[first], looks[secret]) + panel_differences(
+                    panels[first], panels[secret]
+                )
+                before = panels[secret]["before"]
+                if before["children"] or not before["hidden"]:
+                    told.append(f"the closed panel shows {before}")
+                found += [
+                    f"{step}, {language} at {width}: Ann as {secret} against {first}: {d}"
+                    for d in told
+                ]
+    for phone in phones.values():
+        phone.page.context.close()
     assert found == [], "\n".join(found)
