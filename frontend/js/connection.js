@@ -49,6 +49,7 @@ export class Connection {
     this.seq = -1;   // orders views: an older one arriving late is dropped
     this.rev = null; // names the view shown; a ping with it brings the view only if it changed
     this.queue = [];
+    this.answered = false; // the open socket's first frame was answered (see onopen)
     this.failures = 0;
     this.timer = null;
     this.lastMove = null; // {message, step, at, retried}: the newest message that is not a ping
@@ -64,11 +65,19 @@ export class Connection {
     socket.onopen = () => {
       this.everOpened = true;
       this.failures = 0;
+      // A seated phone's other frames wait for the answer to its `resume`: sent at once, one
+      // could reach the server first (each frame is a Lambda call of its own, in no set
+      // order) and find the connection seatless.
+      this.answered = !this.seat();
       this.setState("open");
       this.greet(); // takes the seat and brings the whole current view (docs/protocol.md)
-      for (const message of this.queue.splice(0)) this.frame(message);
+      if (this.answered) this.flush();
     };
     socket.onmessage = (event) => {
+      if (!this.answered && this.socket === socket) {
+        this.answered = true;
+        this.flush();
+      }
       let message;
       try { message = JSON.parse(event.data); } catch { message = {}; }
       if (!KNOWN_TYPES.has(message.type)) { this.moveFailed(); return; }
@@ -109,8 +118,12 @@ export class Connection {
   }
 
   transmit(message) {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.frame(message);
+    if (this.socket && this.socket.readyState === WebSocket.OPEN && this.answered) this.frame(message);
     else { this.queue.push(message); this.open(); }
+  }
+
+  flush() {
+    for (const message of this.queue.splice(0)) this.frame(message);
   }
 
   // Every frame goes out here: the heartbeat waits for HEARTBEAT_MS of silence. A seated

@@ -94,3 +94,43 @@ def test_a_phone_offline_for_a_minute_mid_step_keeps_its_seat_and_plays_on(stack
         until=lambda: len(zoe.phases) > steps_before + 2 or zoe.phase == "game_over", timeout=120
     )
     assert zoe.errors == [], zoe.errors
+
+
+#: js/connection.js on a fake socket the test drives: what it sends, in order, as a seated
+#: phone reconnects with a move queued while it was offline.
+QUEUED_MOVE_JS = """async () => {
+  const sent = [];
+  let socket = null;
+  class FakeSocket {
+    static CONNECTING = 0; static OPEN = 1; static CLOSING = 2; static CLOSED = 3;
+    constructor() { this.readyState = 0; socket = this; }
+    send(text) { const { pad, ...frame } = JSON.parse(text); sent.push(frame); }
+    close() {}
+  }
+  window.WebSocket = FakeSocket;
+  const { Connection } = await import("/js/connection.js");
+  const connection = new Connection("ws://x/prod", {
+    seat: () => ({ room: "ABCDEFGH", token: "t0k", name: "Zoe" }), step: () => "7",
+    onMessage: () => {}, onState: () => {}, onSendFailed: () => {},
+  });
+  connection.send({ action: "ready", step: 7 });  // tapped while the socket is not open
+  socket.readyState = 1; socket.onopen();
+  const beforeAnswer = sent.map((f) => f.action);
+  connection.send({ action: "end_talk", step: 7 }); // tapped before the resume's answer
+  const stillBefore = sent.map((f) => f.action);
+  socket.onmessage({ data: JSON.stringify({ type: "view", seq: 3, rev: "r", view: {} }) });
+  return { beforeAnswer, stillBefore, after: sent.map((f) => f.action), resume: sent[0] };
+}"""
+
+
+def test_a_move_queued_while_offline_waits_for_the_seat_to_be_taken(stack, phones):
+    """Each frame is a Lambda call of its own, in no set order: a move sent with the
+    ``resume`` could reach the server first and find the connection seatless ("Create or
+    join a room first"), and the tap would be lost. Moves wait for the resume's answer."""
+    page = phones()
+    page.goto(stack.http_url + "/rules.html")  # any page of the site: the module's origin
+    order = page.evaluate(QUEUED_MOVE_JS)
+    assert order["resume"] == {"action": "resume", "room": "ABCDEFGH", "token": "t0k"}
+    assert order["beforeAnswer"] == ["resume"], order
+    assert order["stillBefore"] == ["resume"], order
+    assert order["after"] == ["resume", "ready", "end_talk"], order
