@@ -289,10 +289,12 @@ class LocalStack:
                 self._tasks.append(asyncio.create_task(self._seat_bots(room, message["name"])))
 
     async def _seat_bots(self, room: str, host: str) -> None:
-        names = iter(name for name in BOT_NAMES if name != host)
-        for _ in range(min(self.options.bots, 11)):
-            bot = BotClient(self.websocket_url, next(names), think=self.options.think)
-            await bot.connect()
+        names = [name for name in BOT_NAMES if name != host][: min(self.options.bots, 11)]
+        bots = [BotClient(self.websocket_url, name, think=self.options.think) for name in names]
+        # Their sockets at once (each waits for its first frame's answer), then the joins
+        # one by one, in the bots' order: seats are taken in the order joined.
+        await asyncio.gather(*(bot.connect() for bot in bots))
+        for bot in bots:
             try:
                 await bot.join(room)
             except RuntimeError as refused:  # a name taken, the room full or started
