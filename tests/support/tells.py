@@ -101,16 +101,16 @@ def buzz_differences(first: list, other: list) -> list[str]:
             if abs(a[0] - b[0]) > 2 or a[1] != b[1]]  # fmt: skip
 
 
-#: The hold panel, held open: its box and its buttons (the lock's and one per other cat).
+#: The hold panel: held open, its box and its buttons (the lock's and one per other cat);
+#: released, whether it is hidden and how many children it keeps (``before``).
 PANEL_JS = """() => {
   const bar = document.querySelector("#ctw-hold, #btw-hold");
   const sheet = document.querySelector("#ctw-sheet, #btw-sheet");
   const box = (el) => { const r = el.getBoundingClientRect();
     return [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)]; };
-  const before = { hidden: sheet.hidden, children: sheet.children.length, bar: box(bar) };
+  const before = { hidden: sheet.hidden, children: sheet.children.length };  // released
   bar.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
-  const look = { open: !sheet.hidden, sheet: box(sheet), buttons: sheet.querySelectorAll("button").length,
-                 blocks: [...sheet.children].map(box), before };
+  const look = { open: !sheet.hidden, sheet: box(sheet), buttons: sheet.querySelectorAll("button").length, before };
   bar.dispatchEvent(new PointerEvent("pointerup", { bubbles: true }));
   look.closed = sheet.hidden;
   return look;

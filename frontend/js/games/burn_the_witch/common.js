@@ -3,6 +3,7 @@
 import { h } from "../../dom.js";
 import { t, hasString } from "../../i18n.js";
 import { gameNow, everyTick } from "../../clock.js";
+import { revealTurns } from "../../moments.js";
 import { TRAIT_ICON, IDENTITY_ICON, FACTION_ICON } from "./icons.js";
 
 // A villager's name in the player's language (the engine's name is the villager's key).
@@ -94,6 +95,20 @@ export function newsSince(previous, v) {
   return lines.filter(Boolean);
 }
 
+// Every villager of a house, the living then the burned ones, each marked `burned`.
+export const houseVillagers = (house) => [...house.villagers.map((villager) => ({ ...villager, burned: false })),
+  ...house.burned.map((villager) => ({ ...villager, burned: true }))];
+
+// The final reveal of every villager's identity, house by house in seat order, on the phones
+// and the TV alike (moments.js revealTurns: once, however often the end is drawn): a
+// function giving the next card's inline style, or null once it has played.
+export function identityTurns(v) {
+  const turns = revealTurns(`btw-reveal/${v.step}`, v.houses.reduce((n, house) => n + houseVillagers(house).length, 0));
+  if (!turns) return null;
+  let card = 0;
+  return () => turns(card++);
+}
+
 // Every player's faction and the identity of every villager of their house (living, then
 // burned), as the game's end reveals them (`result`, from its last view), told on any step
 // `v` of it (the replay viewer's "Show roles"): [player, words] per house.
@@ -102,7 +117,7 @@ export function revealedHouses(result, v) {
   const identities = result.identities || {};
   return v.houses.map((house) => {
     const faction = (result.factions || {})[house.owner];
-    const villagers = [...house.villagers, ...house.burned.map((villager) => ({ ...villager, burned: true }))]
+    const villagers = houseVillagers(house)
       .map((villager) => `${villager.burned ? "🔥" : ""}${villagerName(villager.name)} ${identityLabel(villager.identity || identities[villager.name])}`);
     const who = faction ? `${FACTION_ICON[faction]} ${t("btw_" + faction)}${kind(house.owner)}` : "";
     return [house.owner, `${who}: ${villagers.join(", ")}`];

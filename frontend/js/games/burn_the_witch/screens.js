@@ -4,9 +4,8 @@
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { FACTION_ICON } from "./icons.js";
-import { revealTurns } from "../../moments.js";
 import { villagerCard, villagerName, traitLabel, identityLabel, livingVillagers, myHouse, can, tableBlock,
-  roundLog, roundsOf, roundSection, trialUnderWay, eventLine, pointsText, clock, timeoutWarning, winnerTitle, kindsOf } from "./common.js";
+  roundLog, roundsOf, roundSection, trialUnderWay, eventLine, pointsText, clock, timeoutWarning, winnerTitle, kindsOf, houseVillagers, identityTurns } from "./common.js";
 
 const waiting = (name, key) => h("p", { class: "muted waiting" }, `⏳ ${t(key, { name })}`);
 
@@ -170,15 +169,12 @@ function retribution(v, me, ctx) {
 }
 
 // Every house at the end, its villagers' identities turning over house by house in seat
-// order (moments.js revealTurns: the final reveal, once, the same on every phone).
+// order (the final reveal: identityTurns).
 function revealedHouseCards(v, identities) {
-  const houses = v.houses.map((house) => [...house.villagers.map((villager) => ({ ...villager, burned: false })),
-    ...house.burned.map((villager) => ({ ...villager, burned: true }))]);
-  const turn = revealTurns(`btw-reveal/${v.step}`, houses.flat().length);
-  let card = 0;
-  return v.houses.map((house, i) => h("section", { class: "panel house" }, h("h3", {}, `🏠 ${house.owner}`),
-    ...houses[i].map((villager) => {
-      const style = turn ? turn(card++) : null;
+  const turn = identityTurns(v);
+  return v.houses.map((house) => h("section", { class: "panel house" }, h("h3", {}, `🏠 ${house.owner}`),
+    ...houseVillagers(house).map((villager) => {
+      const style = turn ? turn() : null;
       return h("div", { class: `villager revealed${villager.burned ? " burned" : ""}${style ? " flip" : ""}`, style },
         h("span", { class: "villager-name" }, `${villager.burned ? "🔥 " : ""}${villagerName(villager.name)}`),
         h("span", { class: "identity" }, identityLabel(villager.identity || identities[villager.name])));

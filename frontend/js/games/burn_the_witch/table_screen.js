@@ -6,9 +6,10 @@
 // table view has no `me`. Public facts only.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { momentStyle, revealTurns } from "../../moments.js";
-import { TRAIT_ICON, IDENTITY_ICON, FACTION_ICON } from "./icons.js";
-import { villagerName, traitLabel, identityLabel, roundsOf, eventLine, trialUnderWay } from "./common.js";
+import { momentStyle } from "../../moments.js";
+import { TRAIT_ICON, IDENTITY_ICON } from "./icons.js";
+import { villagerName, traitLabel, identityLabel, roundsOf, eventLine, trialUnderWay, winnerTitle, houseVillagers,
+  identityTurns } from "./common.js";
 
 // How many of the newest round-log lines the TV shows (older ones: the phones' log).
 const LOG_LINES = 3;
@@ -48,7 +49,7 @@ function logLines(v) {
 function house(v, owner, { complying, over, identities, turn }) {
   const marks = [owner.owner === v.accuser ? "🗣️" : "", owner.owner === v.executioner ? "🪓" : "", owner.hexed ? "☠️" : ""].join("");
   const burned = new Set(owner.burned.map((villager) => villager.name));
-  const villagers = over ? [...owner.villagers, ...owner.burned] : owner.villagers;
+  const villagers = over ? houseVillagers(owner) : owner.villagers;
   const mark = (villager) => (over ? IDENTITY_ICON[villager.identity || identities[villager.name]] || ""
     : villager.traits.map((trait) => TRAIT_ICON[trait] || trait).join(""));
   return h("section", { class: `tv-house${owner.hexed ? " hexed" : ""}` },
@@ -72,25 +73,14 @@ function identityLegend() {
   return h("p", { class: "tv-legend" }, ...Object.keys(IDENTITY_ICON).map((identity) => h("span", {}, identityLabel(identity))));
 }
 
-// At the end, every villager's identity turns over, house by house in seat order (the
-// final reveal, as on the phones): a function giving the next card's style, or null.
-function revealTurn(v) {
-  if (!(v.phase === "over" || v.phase === "game_over")) return null;
-  const turns = revealTurns(`btw-reveal/${v.step}`, v.houses.reduce((n, house) => n + house.villagers.length + house.burned.length, 0));
-  if (!turns) return null;
-  let card = 0;
-  return () => turns(card++);
-}
-
 export function tableScreen(v) {
   if (!v.houses) return null;
   const over = v.phase === "over" || v.phase === "game_over";
   const complying = new Set(v.phase === "execute" ? v.complying || [] : []);
   const identities = (over && v.result && v.result.identities) || {};
-  const turn = revealTurn(v); // one count across the houses
+  const turn = over ? identityTurns(v) : null; // the final reveal, as on the phones
   const [title, sub] = over && v.result
-    ? [`${v.result.winner === "zealots" ? FACTION_ICON.zealot : FACTION_ICON.sympathizer} ${t("btw_winner_" + v.result.winner)}`,
-      t("btw_reason_" + v.result.reason, { round: v.result.round })]
+    ? [winnerTitle(v.result), t("btw_reason_" + v.result.reason, { round: v.result.round })]
     : stepLine(v);
   return [h("div", { class: `btw-tv${over ? " over" : ""}`, "data-houses": String(v.houses.length) },
     h("div", { class: "tv-step" }, h("h1", {}, title), sub ? h("p", { class: "tv-sub" }, sub) : null),
