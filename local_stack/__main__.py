@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import os
 import signal
+import sys
 
 from functions.room_service.adapters.clock import TimeScaleRefused, parse_time_scale
 
@@ -52,6 +53,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "passes the one the first run printed")  # fmt: skip
     parser.add_argument("--no-qr", action="store_true", help="do not print the QR code")
     parser.add_argument("--verbose", action="store_true", help="handler logs and metrics")
+    parser.add_argument("--log-level", choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="the handlers' log level, without the metrics (default WARNING, "
+                             "INFO with --verbose; deployed: template.yaml's LogLevel, INFO)")  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -110,10 +114,15 @@ def main(argv: list[str] | None = None) -> None:
     options = Options(host=args.host, port=args.port, bots=max(0, min(args.bots, 11)),
                       think=args.think, workers=max(1, args.workers),
                       idle_timeout=args.idle_timeout, dynamodb_url=args.dynamodb_url,
-                      sqs_url=args.sqs_url, verbose=args.verbose,
+                      sqs_url=args.sqs_url, verbose=args.verbose, log_level=args.log_level,
                       time_scale=args.time_scale, time_origin=args.time_origin)  # fmt: skip
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     asyncio.run(serve(options, qr=not args.no_qr))
+    # Everything is stopped ("Stopped." is printed): tearing down the interpreter's modules
+    # (moto's, boto3's) saves nothing and took seconds of Ctrl-C's wait on a busy machine.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -439,14 +439,15 @@ class Gateway:
         return self._file(path)
 
     @staticmethod
-    def _file(path: Path) -> web.Response:
+    def _file(path: Path) -> web.StreamResponse:
         """A site file, compressed when the phone accepts it (issue 36: a phone's first view
         on a slow network; CloudFront compresses the deployed site alike, template.yaml's
-        ``Compress``). Text only: images and fonts are compressed already."""
+        ``Compress``). Text only: images, fonts and videos are compressed already; those are
+        served with byte ranges, as S3 serves them, since Safari plays no video from a
+        server without them (js/awake.js's on `make dev`)."""
+        if path.suffix not in COMPRESSIBLE:
+            return web.FileResponse(path)
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        text = path.suffix in COMPRESSIBLE
-        response = web.Response(body=path.read_bytes(), content_type=kind,
-                                charset="utf-8" if text else None)  # fmt: skip
-        if text:
-            response.enable_compression()  # gzip or deflate, as Accept-Encoding allows
+        response = web.Response(body=path.read_bytes(), content_type=kind, charset="utf-8")
+        response.enable_compression()  # gzip or deflate, as Accept-Encoding allows
         return response

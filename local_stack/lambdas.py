@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import importlib
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -74,6 +75,15 @@ def _warm(handlers: list[str]) -> None:
         _handler(path)
 
 
+def _exit_at_once() -> None:
+    """The worker's end when the stack stops: as a Lambda container's, without tearing its
+    interpreter down (modules, boto3's clients): that took most of Ctrl-C's wait, and a
+    worker has nothing to save. What it printed is flushed first."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
 def _serve(requests) -> None:
     """A worker's life: answer ("invoke", function, event) and ("warm", handlers) requests
     one at a time until None (or the gateway's end of the pipe closing)."""
@@ -84,7 +94,7 @@ def _serve(requests) -> None:
         except (EOFError, OSError):
             return
         if request is None:
-            return
+            _exit_at_once()
         if request[0] == "warm":
             try:
                 _warm(request[1])

@@ -42,6 +42,8 @@ class Options:
     dynamodb_url: str | None = None
     sqs_url: str | None = None
     verbose: bool = False
+    #: The handlers' log level (None: INFO with ``verbose``, else WARNING).
+    log_level: str | None = None
     frontend: Path = ROOT / "frontend"
     #: Game time runs this many times faster than the wall clock (functions/room_service/
     #: adapters/clock.py): every deadline, timer and countdown N times shorter.
@@ -197,7 +199,9 @@ class LocalStack:
             if name != ALLOWED_ORIGINS_VARIABLE:  # the CloudFront site's: here, this stack's
                 env[name] = self._resolve(value)
         env[ALLOWED_ORIGINS_VARIABLE] = " ".join(self.site_origins())
-        env["POWERTOOLS_LOG_LEVEL"] = "INFO" if self.options.verbose else "WARNING"
+        env["POWERTOOLS_LOG_LEVEL"] = self.options.log_level or (
+            "INFO" if self.options.verbose else "WARNING"
+        )
         if self.options.time_scale != 1:
             env[TIME_SCALE_VARIABLE] = repr(self.options.time_scale)
             env[TIME_ORIGIN_VARIABLE] = repr(self.time_origin)
