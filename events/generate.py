@@ -62,6 +62,8 @@ MESSAGES = {
     "cover": {"action": "cover", "step": 7},
     "replay": {"action": "replay"},
     "new_table_key": {"action": "new_table_key"},
+    "seat_link": {"action": "seat_link", "seat": "Di"},
+    "take_seat": {"action": "take_seat", "room": "ABCD", "key": "REPLACE-WITH-THE-LINK-KEY"},
     "ready": {"action": "ready"},
     "choose_place": {"action": "choose_place", "place": "river", "restore": "Cy"},
     "choose_guard": {"action": "choose_guard"},

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from functions.room_service.domain.lobby import CannotJoin
 from functions.room_service.domain.room import Binding, hash_token
+from functions.room_service.domain.seat_moves import SeatLinkUsed
 from functions.room_service.domain.table_screens import TableKeyWrong
 from functions.room_service.service.commands import GAME_ACTIONS, ROOM_ACTIONS, ROOMLESS_ACTIONS
 from tests.support.error_codes import server_codes
@@ -86,6 +87,9 @@ def _expected(connection: str, frame: dict, bound: bool) -> str | None:
         return TableKeyWrong().message  # a table screen of ABCD: no such room (issue 32)
     if action == "resume":
         return NO_SEAT  # the sample's room, ABCD, holds no seat with its token (issue 36)
+    if action == "take_seat":
+        return SeatLinkUsed().message  # the sample's room, ABCD: no seat's link opens
+
     return NO_ROOM_YET
 
 
@@ -110,7 +114,8 @@ def _judge(h: Harness, connection: str, frame: dict, exact: bool = True) -> None
     elif exact:
         code = {NO_SEAT: "seat_lost", NO_ROOM_YET: "no_room", IN_A_ROOM: "already_in_room",
                 CannotJoin().message: CannotJoin.code,
-                TableKeyWrong().message: TableKeyWrong.code}[expected]  # fmt: skip
+                TableKeyWrong().message: TableKeyWrong.code,
+                SeatLinkUsed().message: SeatLinkUsed.code}[expected]  # fmt: skip
         error = {"type": "error", "code": code, "params": {}, "action": frame["action"],
                  "message": expected}  # fmt: skip
         assert replies == [error], (connection, frame, replies)

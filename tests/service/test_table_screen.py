@@ -36,7 +36,7 @@ def test_a_table_screen_gets_the_lobby_s_public_part_and_takes_no_seat():
     view = message["view"]
     assert view == {
         "phase": "lobby", "watching": True, "game": "catch_the_witch", "room": h.code,
-        "host": "Ann", "last_result": None,
+        "host": "Ann", "last_result": None, "seat_news": [],
         "seats": [{"name": name, "seat": i, "connected": True} for i, name in enumerate(NAMES, 1)],
     }  # fmt: skip
     assert [seat.name for seat in h.room().seats] == NAMES
@@ -54,7 +54,9 @@ def test_a_table_screen_follows_a_game_with_the_table_view_only():
     assert all("role" not in p for p in view["players"])
     assert view["step"] == room.room_step(expected["step"])
     assert {
-        k: v for k, v in view.items() if k not in ("watching", "room", "step", "connected")
+        k: v
+        for k, v in view.items()
+        if k not in ("watching", "room", "step", "connected", "seat_news")
     } == {k: v for k, v in expected.items() if k != "step"}
     result = h.play_with_bots(NAMES)
     final = h.view(TV)

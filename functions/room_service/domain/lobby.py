@@ -29,9 +29,9 @@ class CannotJoin(IllegalAction):
 
     def __init__(self) -> None:
         super().__init__(
-            "You can't join that room: no open room has that code (a game under way, a full "
-            "room or a closed one can't be joined). Check the code, or ask the host for the "
-            "link.",
+            "You can't join that room now: check the code, or ask the host for the link. If "
+            "your game has already started, ask the host for your seat's link (a full or "
+            "closed room can't be joined either).",
             "§10",
         )
 

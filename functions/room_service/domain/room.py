@@ -4,7 +4,7 @@ import hashlib
 import json
 import secrets
 import zlib
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 
@@ -42,6 +42,10 @@ MAX_BANS = 24
 #: [design] At most this many table screens (``watch``) per room: a TV and a laptop or two.
 #: Each is pushed the public view on every change, so the cap bounds what a room costs.
 MAX_WATCHERS = 4
+#: [design] What every screen is told of seats moving to new phones (seat_moves.py): the
+#: newest this many, shown for this long.
+SEAT_NEWS_KEPT = 4
+SEAT_NEWS_SECONDS = 120
 
 
 class Seat(BaseModel):
@@ -58,6 +62,20 @@ class Seat(BaseModel):
     played_last_game: bool = False
     #: A bot's seat (a local stack's, ``Join.bot``): never given host powers.
     bot: bool = False
+    #: The hash of the seat's one-time link key (seat_moves.py), and when it stops opening
+    #: the seat; None: no link is open.
+    link_hash: str | None = None
+    link_until: float | None = None
+
+
+class SeatNews(BaseModel):
+    """A seat that moved to a new phone, or whose link the host made (seat_moves.py): told
+    on every screen, so that no seat changes hands unseen."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    what: Literal["link", "moved"]
+    at: float
 
 
 class Ban(BaseModel):
@@ -110,6 +128,8 @@ class Room(BaseModel):
     #: host's lobby view, kept across games and hand-overs, changed only by the host's
     #: ``new_table_key``. "" (a room stored before keys): no screen watches until then.
     table_key: str = ""
+    #: Seats moved (or offered) to new phones lately, for every screen (seat_moves.tell).
+    seat_news: list[SeatNews] = Field(default_factory=list)
     #: Not stored: the current step's pending moves by seat, as merged in at load
     #: (``UnitOfWork.load``), so a repeat of a move already made is taken once.
     pending_moves: dict[str, list[dict]] = Field(default_factory=dict, exclude=True)

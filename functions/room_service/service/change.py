@@ -75,21 +75,25 @@ class Seen:
     host: str
     #: The public view the room's table screens had (None: the room had none watching).
     public: dict[str, Any] | None = None
+    #: What every screen was told of seats moving (seat_moves.py): a room fact of every view.
+    seat_news: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def of(cls, room: Room) -> "Seen":
         connected = replies.online(room)
         public = replies.public_view(room) if room.watchers else None
-        return cls(room.state, connected, room.host, public)
+        return cls(room.state, connected, room.host, public, replies.seat_news(room))
 
     def game_views(self, room: Room, views: dict[str, dict] | None) -> dict[str, dict] | None:
         """The game views the phones had, to compare with ``views`` (``room``'s); None when
-        every view changed anyway: the lobby, a start, a seat (dis)connected, a new host."""
+        every view changed anyway: the lobby, a start, a seat (dis)connected, a new host,
+        a seat moved to a new phone."""
         now = Seen.of(room)
         if (
             self.state is None
             or views is None
-            or (self.connected, self.host) != (now.connected, now.host)
+            or (self.connected, self.host, self.seat_news)
+            != (now.connected, now.host, now.seat_news)
         ):
             return None
         return views if self.state is room.state else room.rules.views(self.state)

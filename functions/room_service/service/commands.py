@@ -107,6 +107,24 @@ class Resume(_Message):
     rev: Rev | None = None
 
 
+class SeatLink(_SeatMessage):
+    """A one-time link that moves a seat to another phone (domain/seat_moves.py): a seated
+    phone asks for its own seat's (``seat`` absent or its own name); the host asks for the
+    seat of a phone gone at least SEAT_LINK_OFFLINE_SECONDS, and the whole table is told."""
+
+    action: Literal["seat_link"]
+    seat: Name | None = None
+
+
+class TakeSeat(_Message):
+    """A new phone opening a seat's one-time link: it takes that seat (the old phone is
+    told and let go) and is answered as a join is, with the seat's new token."""
+
+    action: Literal["take_seat"]
+    room: RoomCode
+    key: SeatToken
+
+
 class Watch(_Message):
     """A table screen (issue 15): the connection watches the room, seatless and read-only."""
 
@@ -209,15 +227,19 @@ RoomAction = Annotated[
     | Ping
     | Cover
     | Replay
-    | NewTableKey,
+    | NewTableKey
+    | SeatLink
+    | TakeSeat,
     Field(discriminator="action"),
 ]
 ROOM_ACTIONS = ("create_room", "join", "resume", "watch", "leave", "settings", "reorder", "kick", "hand_over",
-                "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key")  # fmt: skip
+                "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key",
+                "seat_link", "take_seat")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 #: The frames of a phone with no room yet: every other frame may name its room (issue 16,
-#: ``_SeatMessage.room``); ``join``, ``resume`` and ``watch`` name the room they ask for.
-ROOMLESS_ACTIONS = ("create_room", "join", "resume", "watch")
+#: ``_SeatMessage.room``); ``join``, ``resume``, ``watch`` and ``take_seat`` name the room
+#: they ask for.
+ROOMLESS_ACTIONS = ("create_room", "join", "resume", "watch", "take_seat")
 
 
 def move_types() -> frozenset[str]:

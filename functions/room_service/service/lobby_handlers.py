@@ -1,5 +1,6 @@
 """Handlers of the lobby and of seats: leave, settings, room options, reorder, kick, hand
-over, a new table link, a phone gone, and the timers of the host, lobby seats and auto-Away. The rules are in domain/lobby.py; each
+over, a seat's link to a new phone, a new table link, a phone gone, and the timers of the
+host, lobby seats and auto-Away. The rules are in domain/lobby.py and seat_moves.py; each
 handler changes the room it is given and returns a Change."""
 
 from collections.abc import Callable
@@ -8,7 +9,7 @@ from engine.errors import GameError, InvalidAction
 from engine.games import game_of
 
 from ..adapters.ports import Metrics
-from ..domain import lobby, table_screens
+from ..domain import lobby, seat_moves, table_screens
 from ..domain.room import AUTO_AWAY_SECONDS, HOST_GRACE_SECONDS, KICK_BAN_SECONDS, Room
 from . import commands, replies
 from .change import Change, no_change
@@ -23,6 +24,7 @@ from .commands import (
     Reorder,
     RoomOptions,
     SeatCheckTimer,
+    SeatLink,
 )
 from .deadlines import away_checks, host_check, seat_check
 from .game_handlers import Turn
@@ -99,6 +101,14 @@ class LobbyHandlers:
         lobby.host_only(room, name, "hand over host")
         lobby.hand_over(room, name, msg.target)
         return Change()
+
+    def seat_link(self, room: Room, name: str, connection_id: str, msg: SeatLink) -> Change:
+        """A one-time link to move a seat to another phone, to the asking phone alone: its
+        own seat's, or the host's for a phone gone a while, which every screen is told of."""
+        seat_name = msg.seat or name
+        key = seat_moves.make_link(room, name, seat_name, self.clock())
+        link = replies.seat_link_message(room.code, seat_name, key, room.seat(seat_name).link_until)
+        return Change(direct=[(connection_id, link)], push_views=seat_name != name)
 
     def new_table_key(self, room: Room, name: str, connection_id: str, msg: NewTableKey) -> Change:
         """Issue 32: the host's new table link. The old key opens nothing now; every table

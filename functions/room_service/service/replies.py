@@ -66,6 +66,12 @@ def joined_message(room: str, name: str, token: str) -> dict[str, Any]:
     return {"type": "joined", "room": room, "name": name, "token": token}
 
 
+def seat_link_message(room: str, seat: str, key: str, until: float) -> dict[str, Any]:
+    """A seat's one-time link key (domain/seat_moves.py), to the phone that asked alone: the
+    phone makes the link (the key in its fragment) and its QR code."""
+    return {"type": "seat_link", "room": room, "seat": seat, "key": key, "until": until}
+
+
 PONG = {"type": "pong"}
 
 
@@ -100,6 +106,7 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
             **game.lobby_facts(room.settings, count),
             "start_problem": _problem(game.start_problem(room.settings, count)),
             "auto_away": room.auto_away,
+            "seat_news": seat_news(room),
             # Issue 32: the table screen's key, the host's alone (domain/table_screens.py).
             "table_key": (room.table_key or None) if name == room.host else None,
             # Issue 13: the phone keeps the result up until its player taps "To the lobby".
@@ -123,11 +130,18 @@ def public_view(room: Room) -> dict[str, Any]:
             "room": room.code,
             "host": room.host,
             "seats": _seats(room, connected),
+            "seat_news": seat_news(room),
             "last_result": room.last_result,
         }
     view = dict(room.rules.table_view(room.state))
     view["watching"] = True
     return _with_room_facts(room, view, connected)
+
+
+def seat_news(room: Room) -> list[dict[str, Any]]:
+    """Seats moved to new phones lately, or whose link the host made: every screen shows
+    them (domain/seat_moves.py), so no seat changes hands unseen."""
+    return [news.model_dump(mode="json") for news in room.seat_news]
 
 
 def online(room: Room) -> dict[str, bool]:
@@ -145,10 +159,11 @@ def _with_room_facts(
     room: Room, view: dict[str, Any], connected: dict[str, bool]
 ) -> dict[str, Any]:
     """A game's view (a seat's or the table's) with what the room adds to it: its code, the
-    step as the room numbers it, and who is online."""
+    step as the room numbers it, who is online, and seats moved to new phones."""
     view["room"] = room.code
     view["step"] = room.room_step(view["step"])
     view["connected"] = connected
+    view["seat_news"] = seat_news(room)
     return view
 
 

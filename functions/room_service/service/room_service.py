@@ -27,7 +27,7 @@ from ..adapters.ratelimit import (
     JOIN_ATTEMPTS_PER_IP_PER_HOUR,
     ROOMS_PER_IP_PER_HOUR,
 )
-from ..domain import journal, lobby, table_screens
+from ..domain import journal, lobby, seat_moves, table_screens
 from ..domain.lobby import CannotJoin
 from ..domain.room import (
     ROOM_TTL_SECONDS,
@@ -72,7 +72,9 @@ from .commands import (
     Resume,
     RoomOptions,
     SeatCheckTimer,
+    SeatLink,
     Start,
+    TakeSeat,
     Watch,
 )
 from .delivery import Delivery
@@ -117,6 +119,7 @@ class RoomService(LobbyHandlers, GameHandlers):
             Kick: self.kick, HandOver: self.hand_over, Start: self.start,
             Rematch: self.rematch, RoomOptions: self.room_options, Ping: self.ping,
             GameMove: self.move, Replay: self.replay, NewTableKey: self.new_table_key,
+            SeatLink: self.seat_link,
         }  # fmt: skip
 
     # == entrypoints =======================================================================
@@ -171,6 +174,8 @@ class RoomService(LobbyHandlers, GameHandlers):
                 self._resume(connection_id, command, source_ip, arrived)
             elif isinstance(command, Watch):
                 self._watch(connection_id, command, source_ip, arrived)
+            elif isinstance(command, TakeSeat):
+                self._take_seat(connection_id, command, source_ip, arrived)
             else:
                 self._as_seat(connection_id, command, source_ip, arrived)
         except GameError as exc:
@@ -400,6 +405,34 @@ class RoomService(LobbyHandlers, GameHandlers):
         binding = Binding(code, seat.name, seat.token_hash)
         self.ports.connections.bind(connection_id, binding)
         self._act_as_seat(connection_id, Ping(action="ping", rev=msg.rev), binding, loaded)
+
+    def _take_seat(self, connection_id: str, msg: TakeSeat, source_ip: str | None,
+                   arrived: float) -> None:  # fmt: skip
+        """A new phone opening a seat's one-time link (domain/seat_moves.py): it takes the
+        seat with a new token, answered as a join is; the phone it moved from is told why,
+        then closed. Counted as a join attempt: a link's key is a secret a stranger might
+        guess at, like a room's code."""
+        self._arrive_new(connection_id, source_ip, arrived)
+        taken: list[Binding] = []
+
+        def take(room: Room) -> Change:
+            seat, token, old = seat_moves.take(room, msg.key, connection_id, self.clock())
+            taken[:] = [Binding(room.code, seat.name, seat.token_hash)]
+            change = Change(
+                direct=[(connection_id, replies.joined_message(room.code, seat.name, token))]
+            )
+            if old:
+                moved = replies.error_message(seat_moves.SeatMoved(), None)
+                change.direct.append((old, moved))
+                change.released.append(old)
+                change.hung_up.append(old)
+            return change
+
+        try:
+            self._run(normalise_code(msg.room), take)
+        except NoSuchRoom:  # the one answer for every key that opens nothing
+            raise seat_moves.SeatLinkUsed() from None
+        self.ports.connections.bind(connection_id, taken[0])
 
     # == table screens (issue 15) ==========================================================
     def _watch(self, connection_id: str, msg: Watch, source_ip: str | None,
