@@ -26,6 +26,8 @@ CONTENT_TYPES = {
     ".json": "application/json; charset=utf-8",
     ".svg": "image/svg+xml",
     ".png": "image/png",
+    ".webm": "video/webm",
+    ".mp4": "video/mp4",
     ".webmanifest": "application/manifest+json",
 }
 #: Files of frontend/ that are not served (documentation of the folder itself).

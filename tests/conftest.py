@@ -82,6 +82,39 @@ def phones(browser):
     assert errors == [], errors
 
 
+@pytest.fixture(scope="module")
+def webkit_display():
+    """An Xvfb display for the module's WebKit sessions (MiniBrowser has no working headless
+    mode under WebDriver); stopped with the module, and with this process if it dies."""
+    from tests.support.webkit import VirtualDisplay  # only the WebKit tests need Selenium
+
+    display = VirtualDisplay()
+    yield display
+    display.stop()
+
+
+@pytest.fixture
+def webkit(webkit_display):
+    """Opens WebKit sessions (tests/support/webkit.py): ``webkit()`` a phone-sized one,
+    ``webkit(TABLE_SCREEN)`` a laptop's; each has storage of its own (two phones, two
+    seats). All close when the test ends; a script error on any of them fails it."""
+    from tests.support.webkit import PHONE, WebKitPage
+
+    pages: list = []
+
+    def open_page(size: tuple[int, int] = PHONE):
+        pages.append(WebKitPage(webkit_display, size))
+        return pages[-1]
+
+    yield open_page
+    try:
+        errors = {number: page.errors() for number, page in enumerate(pages)}
+    finally:
+        for page in pages:
+            page.close()
+    assert not any(errors.values()), errors
+
+
 # -- The longest tests first, one to a worker ----------------------------------------------
 #: The tests that take a minute or more on a loaded machine (`make test`'s slowest list,
 #: seconds on CI's four workers), longest first. Most wait (a 1× timer, a browser game):
@@ -99,6 +132,7 @@ LONGEST_TESTS = {
     "test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see": 108,
     "test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_step": 79,
     "test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narration": 76,
+    "test_twelve_phones_at_300_ms_and_1_6_mbit_play_a_whole_game": 65,
 }
 
 

@@ -7,9 +7,10 @@ import { h, clear, replaceIfChanged, morph } from "./dom.js";
 import { loadLanguage, chooseLanguage, t, hasString, LANGUAGES, currentLanguage } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
-import { lobbyScreen, hostTools, rangeText } from "./lobby.js";
+import { lobbyScreen, hostTools, rangeText, seatLinkPanel } from "./lobby.js";
 import * as strip from "./strip.js";
 import { setClock, everyTick } from "./clock.js";
+import { keepScreenOn } from "./awake.js";
 
 // A refusal in the player's language: `error_<code>` with its params (every code the server
 // sends has one: tests/engine/test_error_codes.py), else a plain "That did not work" (a newer
@@ -30,7 +31,20 @@ const app = {
   result: null,    // the lobby's last_result shown as the result screen, until "To the lobby"
   resultSeen: "",  // the last_result this phone has been to the lobby from
   replayMode: "save", // what to do with the replay file asked for: "save" it or "watch" it
+  taking: takenSeatLink(), // {room, key}: a seat's one-time link this page was opened with
+  seatLink: null,  // the `seat_link` answer shown (its link and QR), until closed
 };
+
+// A seat's one-time link (`#seat=ROOM.KEY`, made by lobby.js seatLinkPanel): the key rides in
+// the fragment, which no browser sends to any server, and leaves the address bar and the
+// history at once. Opening it replaces any seat this phone had (docs/protocol.md `take_seat`).
+function takenSeatLink() {
+  const found = /^#seat=([A-Z]+)\.([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!found) return null;
+  history.replaceState(null, "", location.pathname + location.search);
+  localStorage.removeItem(KEYS.seat);
+  return { room: found[1], key: found[2] };
+}
 
 function readSeat() {
   try { return JSON.parse(localStorage.getItem(KEYS.seat) || "null"); } catch { return null; }
@@ -76,12 +90,23 @@ async function main() {
     onSendFailed: () => { setError(t("not_sent"), app.lastMove && app.lastMove.control); render(); },
   });
   connection.open();
+  if (app.taking) send("take_seat", app.taking); // sent once the socket opens
   everyTick(renderStatus); // the countdown
   // An error sticks just under the status bar (css: main > .error), whatever its height.
   new ResizeObserver(() => document.body.style.setProperty("--status-height", `${statusBar.offsetHeight}px`))
     .observe(statusBar);
   watchTaps();
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) { connection.wake(); keepAwake(); } });
+  keepAwake(); // a phone reloaded with its seat
+  // Put away (locked, another app, a frozen or cached tab, offline) and back: the socket
+  // may have died meanwhile without a word (connection.js, DOUBT_AFTER_AWAY_MS).
+  const away = () => connection.away();
+  const back = () => { connection.wake(); keepAwake(); };
+  document.addEventListener("visibilitychange", () => (document.hidden ? away() : back()));
+  document.addEventListener("freeze", away);
+  document.addEventListener("resume", back);
+  window.addEventListener("pagehide", (event) => { if (event.persisted) away(); });
+  window.addEventListener("pageshow", (event) => { if (event.persisted) back(); });
+  window.addEventListener("offline", away);
   window.addEventListener("online", () => connection.wake());
   render();
 }
@@ -99,7 +124,11 @@ function onMessage(message) {
     // An error stays until a view of another step: the step it was about is over.
     if (app.error && app.error.step !== stepKey(app.view)) app.error = null;
     noticeResult(before, app.view);
+  } else if (message.type === "seat_link") {
+    app.seatLink = message; // to this phone alone: its own seat's, or the host's for a gone phone
   } else if (message.type === "joined") {
+    app.taking = null;
+    app.seatLink = null;
     app.seat = { room: message.room, token: message.token, name: message.name };
     connection.forgetView(); // a new room's views count from their own start
     localStorage.setItem(KEYS.seat, JSON.stringify(app.seat));
@@ -111,7 +140,9 @@ function onMessage(message) {
     // showing that step a moment later asks (a ping it needs not send is a frame that would
     // tell the Wi-Fi its move came late: issue 34).
     if (message.code === "stale_move") { catchUpAfterStaleMove(); return; }
-    if (message.code === "kicked") { forgetSeat(); connection.startOver(); }
+    // Told before the server closes the socket: the next frame waits for a new one.
+    if (message.code === "kicked" || message.code === "seat_moved") { forgetSeat(); connection.startOver(); }
+    if (message.code === "seat_link_used") app.taking = null;
     // The server says the seat is gone (its answer to `resume` over an opened socket, or to
     // a frame after the seat was let go): only then is it forgotten (issue 36).
     if (message.code === "seat_lost") forgetSeat();
@@ -251,11 +282,12 @@ function forgetSeat() {
   app.seat = null;
   app.view = null;
   localStorage.removeItem(KEYS.seat);
+  keepAwake(); // no seat: the screen may sleep again
 }
 
 // A game move names the step of the view it was made on; the room takes it on that step
 // only (so a late or repeated frame never lands on a later one). Room actions do not.
-const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "cover", "replay"]);
+const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "cover", "replay", "seat_link", "take_seat"]);
 
 function send(action, fields = {}) {
   app.error = null;
@@ -266,15 +298,9 @@ function send(action, fields = {}) {
 
 function announce(text) { announcer.textContent = text; }
 
-let wakeLock = null;
-async function keepAwake() {
-  // Screen Wake Lock needs a secure context (https, or localhost).
-  if (!app.seat || !("wakeLock" in navigator) || wakeLock) return;
-  try {
-    wakeLock = await navigator.wakeLock.request("screen");
-    wakeLock.addEventListener("release", () => { wakeLock = null; });
-  } catch { wakeLock = null; }
-}
+// The screen stays on while this phone has a seat (js/awake.js: a Wake Lock, or a video
+// where there is none, as on `make dev`'s plain http).
+function keepAwake() { keepScreenOn(Boolean(app.seat)); }
 
 // -- rendering ------------------------------------------------------------------------------
 function render() {
@@ -284,13 +310,15 @@ function render() {
   const key = stepKey(v);
   const newStep = key !== app.lastPhaseKey;
   if (newStep) { app.lastPhaseKey = key; app.draft = {}; } // before drawing: no choice carries over
-  const content = !app.seat || !v ? (app.seat ? waitingScreen() : homeScreen()) : roomScreen(v);
+  const content = !app.seat || !v ? (app.seat ? waitingScreen() : app.taking ? takingScreen() : homeScreen())
+    : app.seatLink ? seatLinkPanel(app.seatLink, app.seat.name, () => { app.seatLink = null; render(); }) : roomScreen(v);
+  const linkShown = app.seatLink && !screen.querySelector(".seat-link-panel"); // asked from the footer
   const errorBefore = screen.querySelector("p.error");
   if (errorBefore) errorBefore.remove();
   // Elements the same as those shown are kept, not replaced: a tap on them stays theirs.
   replaceIfChanged(screen, [content], { force: newStep });
   placeError();
-  if (newStep) window.scrollTo(0, 0); // a new screen starts at its top
+  if (newStep || linkShown) window.scrollTo(0, 0); // a new screen starts at its top
   // Plain facts about this phone's own screen, for tests and the screenshot script.
   Object.assign(screen.dataset, { phase: v ? (app.result ? "game_over" : v.phase) : "home", seq: app.seq ?? "", turn: String(Boolean(v && v.your_turn)) });
   renderFooter();
@@ -364,6 +392,8 @@ function renderStatus() {
   const end = own ? own.end || [] : [];
   const rows = [h("div", { class: "facts" }, strip.connectionItem(state), ...facts.filter(Boolean), game ? strip.countdownItem(v) : null)];
   if (cats.length || end.length) rows.push(h("div", { class: "cats-row" }, h("ul", { class: "cats", "aria-label": t("strip_cats") }, ...cats), ...end.filter(Boolean)));
+  const news = strip.seatNewsRow(v); // on every screen, in the lobby too
+  if (news) rows.push(news);
   statusBar.setAttribute("aria-label", t("strip_status")); // in the player's language
   morph(statusBar, rows);
 }
@@ -377,6 +407,9 @@ function renderFooter() {
     h("option", { value: code, selected: code === currentLanguage() }, name)));
   footer.append(h("label", { for: "language" }, t("language")), select,
     h("p", {}, h("a", { href: rulesLink() }, t("rules"))));
+  // Any seated phone, whatever its role, the same button: a new phone takes the seat by a
+  // one-time link (a dead battery, a substitute).
+  if (app.seat && app.view) footer.append(h("p", {}, h("button", { class: "secondary", id: "move-seat", onclick: () => send("seat_link") }, t("move_seat"))));
 }
 
 // The rules of the room's game (rules.html honours `game=`; none: Catch the Witch's), or of
@@ -419,6 +452,10 @@ function homeScreen() {
 
 function waitingScreen() {
   return h("section", {}, h("h1", {}, t("title")), h("p", { class: "muted" }, t("reconnecting")));
+}
+
+function takingScreen() {
+  return h("section", {}, h("h1", {}, t("title")), h("p", { class: "muted" }, t("taking_seat")));
 }
 
 // The game (preselected: with one game there is nothing to tap), then its settings.

@@ -16,9 +16,10 @@ const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 15000, 30000];
 // What the server sends. API Gateway answers a frame it throttled, or whose Lambda failed,
 // with {"message": "Too Many Requests" | "Internal server error", "connectionId", "requestId"}:
 // no `type`, and nothing that says which frame. A frame of no known type is such a failure.
-const KNOWN_TYPES = new Set(["view", "joined", "error", "pong", "replay"]);
-// The frames of a phone with no room yet: they name none (join and resume name their own).
-const ROOMLESS_ACTIONS = new Set(["create_room", "join", "resume"]);
+const KNOWN_TYPES = new Set(["view", "joined", "error", "pong", "replay", "seat_link"]);
+// The frames of a phone with no room yet: they name none (join, resume and take_seat name
+// their own).
+const ROOMLESS_ACTIONS = new Set(["create_room", "join", "resume", "take_seat"]);
 // A failed move is sent once more after about a second; the jitter keeps a table of phones
 // throttled together from all retrying in the same instant (and being throttled again).
 const RETRY_MS = 1000;
@@ -32,6 +33,22 @@ const MOVE_ANSWER_MS = 30 * 1000;
 // the Seer's look, a suspect marked and a ping are all one length (docs/security.md).
 const SENT_FRAME_BYTES = 512;
 const PAD_FIELD_BYTES = ',"pad":""'.length;
+// A page back from the background (docs/protocol.md, A page coming back). Away for longer
+// than DOUBT_AFTER_AWAY_MS (locked, another app, a frozen or cached tab, offline), its
+// socket may look open and be dead: iOS suspends a locked tab and its connection with it
+// without a close the page sees, and the views pushed meanwhile are lost. So the socket is
+// asked (a ping: the view missed, or a pong), and frames wait for its answer; no word within
+// PROBE_MS and a new socket is opened, whose resume brings the whole current view.
+// Asking first, rather than opening a new socket every time: a socket that lived through
+// the wait (the usual case, and every short one) costs one frame and its answer, where a new
+// socket costs a $connect, a resume and the old one's $disconnect, three Lambda calls; and
+// one that died with a close is reopened at once either way. Only a silent dead one costs
+// the wait, which keeps the phone within a second of the table.
+// Away for less (a glance at another app), the socket is only pinged, as before.
+// PROBE_MS: a ping's answer over 4G (a 150 ms round trip and the Lambda's) takes about
+// 200 ms; a slower network's late answer only costs a new socket that was not needed.
+const DOUBT_AFTER_AWAY_MS = 2000;
+const PROBE_MS = 300;
 
 export function paddedFrame(message) {
   const bytes = new TextEncoder().encode(JSON.stringify(message)).length + PAD_FIELD_BYTES;
@@ -54,6 +71,8 @@ export class Connection {
     this.timer = null;
     this.lastMove = null; // {message, step, at, retried}: the newest message that is not a ping
     this.lastSent = Date.now(); // the last frame sent on this socket
+    this.awaySince = null; // when the page went to the background (see away)
+    this.probe = null; // the timer of a doubted socket's question (see doubt)
     setInterval(() => { if (Date.now() - this.lastSent >= HEARTBEAT_MS) this.ping(); }, HEARTBEAT_CHECK_MS);
   }
 
@@ -187,17 +206,50 @@ export class Connection {
   // in the meantime (a join typed at once) would be lost with it, so the next frame waits
   // for a new socket, which takes no seat.
   startOver() {
+    this.forgetView();
+    this.reopen();
+  }
+
+  // Lets the socket go without waiting for its close (a dead one's may take minutes) and
+  // opens a new one at once.
+  reopen() {
     const socket = this.socket;
     this.socket = null; // its close is not a lost connection (onclose checks this)
-    this.forgetView();
     if (socket) socket.close();
+    this.failures = 0;
     this.open();
   }
 
-  // The phone woke or came back online: try now, not after the backoff's wait.
+  // The page went to the background (hidden, frozen, into the back/forward cache) or
+  // offline: its socket may die meanwhile without a word (see DOUBT_AFTER_AWAY_MS).
+  away() {
+    this.awaySince ??= Date.now();
+  }
+
+  // The phone woke, came back online or to the foreground: try now, not after the
+  // backoff's wait; a socket that looks open after a long absence is doubted.
   wake() {
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) { this.ping(); return; }
-    this.failures = 0;
-    this.open();
+    const awayFor = this.awaySince === null ? 0 : Date.now() - this.awaySince;
+    this.awaySince = null;
+    if (this.probe) return; // already asked (a page coming back fires resume, then visible)
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) {
+      this.failures = 0;
+      this.open(); // a socket still opening is left to open
+      return;
+    }
+    if (awayFor < DOUBT_AFTER_AWAY_MS) { this.ping(); return; }
+    this.doubt();
+  }
+
+  // The open socket is asked, and frames wait for its answer as for a resume's (onmessage
+  // sends them when any word comes); silence for PROBE_MS and it is replaced.
+  doubt() {
+    const socket = this.socket;
+    if (this.answered) this.ping(); // else its resume is the question, still unanswered
+    this.answered = false;
+    this.probe = setTimeout(() => {
+      this.probe = null;
+      if (this.socket === socket && !this.answered) this.reopen();
+    }, PROBE_MS);
   }
 }

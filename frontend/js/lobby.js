@@ -40,7 +40,8 @@ export function lobbyScreen(v, game, ctx) {
     host ? h("button", { class: "secondary", "aria-label": t("move_down", { name: seat.name }), disabled: i === v.seats.length - 1,
       onclick: () => ctx.send("reorder", { order: moved(v.seats.map((s) => s.name), i, 1) }) }, "↓") : null,
     host && seat.name !== v.you ? h("button", { class: "secondary", "aria-label": t("kick", { name: seat.name }),
-      onclick: () => ctx.send("kick", { target: seat.name }) }, "✕") : null));
+      onclick: () => ctx.send("kick", { target: seat.name }) }, "✕") : null,
+    host && !seat.connected && seat.name !== v.you ? seatLinkButton(seat.name, ctx) : null));
   // Compact, so Start is in reach (issue 13: it was ~1,900 px down with 6 cats): the code
   // with a small QR, the seats as a list, and the host's Start stuck to the bottom.
   return h("section", { class: "lobby" },
@@ -135,6 +136,28 @@ function joinQr(link, label = t("qr_label")) {
   return box;
 }
 
+// The host's one-time link for the seat of a phone gone 30 s or more (the server refuses it
+// sooner, and tells every screen when it makes one): a dead battery, a substitute.
+function seatLinkButton(name, ctx) {
+  return h("button", { class: "secondary seat-link", onclick: () => ctx.send("seat_link", { seat: name }) },
+    t("seat_link_for", { name }));
+}
+
+// A seat's one-time link and its QR code, shown to the phone that asked (its own seat's, or
+// the host's for a gone phone) until closed. The key rides in the fragment (#seat=…): no
+// browser sends a fragment to a server, so no access log keeps it, and the new phone takes
+// it out of its address bar at once (app.js takenSeatLink).
+export function seatLinkPanel(answer, you, close) {
+  const link = new URL(`${location.pathname}#seat=${answer.room}.${answer.key}`, location.href).href;
+  const own = answer.seat === you;
+  return h("section", { class: "seat-link-panel" },
+    h("h1", {}, own ? t("move_seat_title") : t("seat_link_title", { name: answer.seat })),
+    h("p", {}, own ? t("move_seat_hint") : t("seat_link_hint", { name: answer.seat })),
+    joinQr(link, t("seat_link_qr")),
+    h("p", { class: "link" }, h("a", { href: link, id: "seat-link" }, link)),
+    h("div", { class: "row" }, h("button", { class: "big", id: "close-seat-link", onclick: close }, t("close"))));
+}
+
 function moved(names, index, by) {
   const order = [...names];
   const [name] = order.splice(index, 1);
@@ -159,9 +182,12 @@ export function hostTools(v, game, ctx) {
       onclick: () => ctx.send("mark_away", { target: name }) }, `💤 ${t("away")}`)))) : null;
   // A move that leaves the step is told its mover alone (docs/protocol.md): opening the
   // panel asks for the view, so its list of whom the step waits for is the current one.
+  const gone = offline.filter((n) => n !== v.you);
   return panelOpening("host-tools", ctx.refresh, `${t("host_tools")}${offline.length ? ` · 📵 ${offline.length}` : ""}`,
     waitList ? h("p", {}, t("waiting_mark_away")) : null, waitList,
     h("p", { class: "muted" }, `📵 ${t("offline")}: ${offline.length ? offline.join(", ") : "—"}`),
+    gone.length ? h("p", {}, t("seat_link_gone_hint")) : null,
+    gone.length ? h("div", { class: "row" }, ...gone.map((name) => seatLinkButton(name, ctx))) : null,
     away.size ? h("p", { class: "muted" }, `💤 ${t("away")}: ${[...away].join(", ")}`) : null,
     ...(game.hostTools ? game.hostTools(v, ctx) : []),
     handOver(v, ctx));

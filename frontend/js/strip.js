@@ -167,3 +167,12 @@ export function stripKey(lines, marks = catMarkWords()) {
     h("button", { type: "button", class: "secondary key-toggle key-close", "aria-expanded": String(keyOpen),
       "aria-controls": KEY_ID, onclick: toggleKey }, t("close_panel")));
 }
+
+// Seats moved to new phones lately, told on every screen, phones and table screens alike (the
+// server keeps each two minutes; a screen shows it as long): no seat changes hands unseen.
+const SEAT_NEWS_SHOWN_S = 120;
+export function seatNewsRow(v) {
+  const news = ((v && v.seat_news) || []).filter((n) => gameNow() - n.at < SEAT_NEWS_SHOWN_S);
+  return news.length ? h("ul", { class: "seat-news", role: "status" },
+    ...news.map((n) => h("li", {}, t(`seat_news_${n.what}`, { name: n.name })))) : null;
+}

@@ -85,7 +85,8 @@ async function main() {
   });
   connection.open();
   everyTick(renderStatus); // the countdown
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) connection.wake(); });
+  // A TV or laptop put to sleep: its socket may be dead on waking (connection.js, wake).
+  document.addEventListener("visibilitychange", () => (document.hidden ? connection.away() : connection.wake()));
   render();
 }
 
@@ -153,6 +154,7 @@ function renderStatus() {
     h("div", { class: "facts" }, state.stopped ? null : strip.connectionItem(state.connection), ...part.facts.filter(Boolean),
       v && v.phase !== "lobby" ? strip.countdownItem(v) : null, sound),
     part.cats.length ? h("div", { class: "cats-row" }, h("ul", { class: "cats" }, ...part.cats)) : null,
+    strip.seatNewsRow(v), // a seat moved to a new phone: the room sees it here too
   ].filter(Boolean));
 }
 

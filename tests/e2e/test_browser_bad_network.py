@@ -7,7 +7,12 @@ port: a handshake that fails, as offline, a lift or a Wi-Fi handover make it fai
 browser cannot tell those from a refused seat). For 60 s of game time it stays so; then the
 network is back ("online", as a phone's browser fires it). Until issue 36 the phone gave
 up its seat after four failed opens (about 7 s): the player was out for the rest of the
-game."""
+game.
+
+A phone put away (locked, another app; its tab hidden or frozen) and brought back is on the
+table's step within a second, though its socket died in silence meanwhile (iOS suspends a
+locked tab's connection and tells the page nothing): before, the page pinged on the dead
+socket and showed the step it was put away on until the browser found the socket dead."""
 
 import time
 
@@ -20,7 +25,8 @@ from tests.support.bot_table import table_of
 #: The page's WebSocket, wrapped: ``window.__offline`` makes new sockets fail to open (a
 #: path of the same server that is no WebSocket: the handshake fails at once, with no
 #: $connect; the page's Content-Security-Policy allows no other address), and
-#: ``window.__sockets`` holds every socket made, so the test can drop the open one.
+#: ``window.__sockets`` holds every socket made, so the test can drop the open one, or let
+#: it die in silence (``silent``: it still reads open, but carries nothing either way).
 NETWORK_JS = r"""(() => {
   const Real = window.WebSocket;
   window.__offline = false;
@@ -28,6 +34,11 @@ NETWORK_JS = r"""(() => {
   function Wrapped(url, protocols) {
     const socket = new Real(window.__offline ? url.replace(/\/prod(\?.*)?$/, "/no-socket-here") : url, protocols);
     window.__sockets.push(socket);
+    let onmessage = null;
+    Object.defineProperty(socket, "onmessage", { get: () => onmessage, set: (handler) => { onmessage = handler; } });
+    socket.addEventListener("message", (event) => { if (!socket.silent && onmessage) onmessage.call(socket, event); });
+    const send = socket.send.bind(socket);
+    socket.send = (data) => { if (!socket.silent) send(data); };
     return socket;
   }
   Wrapped.prototype = Real.prototype;
@@ -42,14 +53,47 @@ FAILED_OPENS_JS = (
     """() => window.__sockets.filter((s) => s.url.endsWith("/no-socket-here")).length"""
 )
 
+#: Every socket the page has dies in silence, as a locked iPhone's does.
+SILENCE_JS = "() => { for (const socket of window.__sockets) socket.silent = true; }"
+#: The page is hidden and shown again, as an iPhone locked and unlocked; or, as Chrome on
+#: Android puts a tab away, hidden then frozen (the Page Lifecycle's `freeze`), and
+#: resumed then shown. Headless Chromium's pages are always visible, minimised or not, and
+#: it ignores DevTools' `Page.setWebLifecycleState` "frozen" for a visible page, so
+#: `document.hidden` is overridden and the events are sent as the browser would send them.
+HIDE_JS = """(freeze) => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+  document.dispatchEvent(new Event("visibilitychange"));
+  if (freeze) document.dispatchEvent(new Event("freeze")); }"""
+#: ...and ``window.__caughtUp`` is the milliseconds it then took to show ``phase``: measured
+#: in the page, as its player would see it, without the test's own round trips.
+SHOW_JS = """([frozen, phase]) => {
+  const main = document.querySelector("main");
+  window.__caughtUp = null;
+  new MutationObserver((_, observer) => {
+    if (main.dataset.phase !== phase) return;
+    window.__caughtUp = performance.now() - back;
+    observer.disconnect();
+  }).observe(main, { attributes: true, attributeFilter: ["data-phase"] });
+  const back = performance.now();
+  if (frozen) document.dispatchEvent(new Event("resume"));
+  delete document.hidden; delete document.visibilityState;
+  document.dispatchEvent(new Event("visibilitychange")); }"""
+#: A phone in a pocket for a few seconds: longer than a glance at another app.
+POCKET_SECONDS = 3
+#: What a phone brought back has to catch up in: the bound the bad-network issue sets.
+BACK_ON_THE_STEP_SECONDS = 1
+
 OFFLINE_GAME_SECONDS = 60
 
 
-def test_a_phone_offline_for_a_minute_mid_step_keeps_its_seat_and_plays_on(stack, phones):
+def _zoe_and_kit_in_a_game(stack, phones):
+    """Zoe (her page's sockets wrapped: NETWORK_JS) and Kit, with the stack's four bots, at
+    the first step of a game, to be played by the UI table's player logic. Kit's phone keeps
+    its network: what it shows is the table's current step."""
     page = phones()
     page.add_init_script(NETWORK_JS)
     _create_a_room_for_bots(page, stack)
-    # Kit's phone stays online: what it shows is the table's current step.
     kit = phones()
     kit.goto(stack.http_url + "/?room=" + page.locator("p.code").inner_text().replace(" ", ""))
     kit.fill("#name", "Kit")
@@ -57,8 +101,23 @@ def test_a_phone_offline_for_a_minute_mid_step_keeps_its_seat_and_plays_on(stack
     expect(page.locator(".seats li")).to_have_count(6, timeout=15_000)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("main")).to_have_attribute("data-phase", "role_check", timeout=15_000)
-    table = table_of([page, kit], seed=36)
-    zoe = table.phones[0]
+    return table_of([page, kit], seed=36)
+
+
+def _bring_back(page, kit, put_away: float, frozen: bool) -> None:
+    """Zoe's phone, put away at ``put_away`` (time.monotonic()), brought back after
+    POCKET_SECONDS: it shows the step Kit's shows (the table's) within a second."""
+    time.sleep(max(0.0, put_away + POCKET_SECONDS - time.monotonic()))
+    phase = kit.locator("main").get_attribute("data-phase")
+    page.evaluate(SHOW_JS, [frozen, phase])
+    expect(page.locator("main")).to_have_attribute("data-phase", phase, timeout=5_000)
+    caught_up = page.evaluate("window.__caughtUp") / 1000
+    assert caught_up <= BACK_ON_THE_STEP_SECONDS, f"on the {phase} step after {caught_up:.2f} s"
+
+
+def test_a_phone_offline_for_a_minute_mid_step_keeps_its_seat_and_plays_on(stack, phones):
+    table = _zoe_and_kit_in_a_game(stack, phones)
+    zoe, page, kit = table.phones[0], table.phones[0].page, table.phones[1].page
     # The evening's discussion (120 s, two minutes of talk at the table): the middle of a step.
     table.play(until=lambda: zoe.phase == "discussion", timeout=120)
     seat = page.evaluate("localStorage.getItem('party.seat')")
@@ -93,6 +152,39 @@ def test_a_phone_offline_for_a_minute_mid_step_keeps_its_seat_and_plays_on(stack
     table.play(
         until=lambda: len(zoe.phases) > steps_before + 2 or zoe.phase == "game_over", timeout=120
     )
+    assert zoe.errors == [], zoe.errors
+
+
+def test_a_phone_back_from_the_background_is_on_the_tables_step_within_a_second(stack, phones):
+    """Zoe's phone is put away twice while the table moves on a step, and each time its
+    socket dies in silence: as Chrome on Android puts a tab away (hidden, then frozen)
+    through the witches' turn, which its timer ends; then as an iPhone is locked (hidden)
+    after her OK of the evening, which Kit's OK ends. Each time, brought back, her phone
+    shows the step the table is on within a second."""
+    table = _zoe_and_kit_in_a_game(stack, phones)
+    zoe, page, kit = table.phones[0], table.phones[0].page, table.phones[1].page
+    seat = page.evaluate("localStorage.getItem('party.seat')")
+    table.play(until=lambda: zoe.phase == "witches", timeout=120)
+
+    put_away = time.monotonic()
+    page.evaluate(SILENCE_JS)
+    page.evaluate(HIDE_JS, True)
+    expect(kit.locator("main")).to_have_attribute("data-phase", "evening", timeout=20_000)
+    _bring_back(page, kit, put_away, frozen=True)
+
+    before_ok = page.locator("main").get_attribute("data-seq")
+    page.locator("main button.big").first.click()  # OK: the evening now waits for Kit alone
+    expect(page.locator("main")).not_to_have_attribute("data-seq", before_ok)
+    put_away = time.monotonic()
+    page.evaluate(SILENCE_JS)
+    page.evaluate(HIDE_JS, False)
+    kit.locator("main button.big").first.click()
+    expect(kit.locator("main")).to_have_attribute("data-phase", "discussion", timeout=10_000)
+    _bring_back(page, kit, put_away, frozen=False)
+
+    # The same seat, on a new socket that carries its moves: the table plays on.
+    assert page.evaluate("localStorage.getItem('party.seat')") == seat
+    table.play(until=lambda: zoe.phase not in ("evening", "discussion"), timeout=60)
     assert zoe.errors == [], zoe.errors
 
 

@@ -1,8 +1,10 @@
 """Five phones (browser contexts at 360×640) play whole games through the UI only, on the
 local stack: every step's screen, a mid-game reload, a contrast and label audit of every
-screen seen, and a game where every countdown runs out. Screenshots go to
-build/test-artifacts/."""
+screen seen, no seat token in any URL or log line, and a game where every countdown runs
+out. Screenshots go to build/test-artifacts/."""
 
+import contextlib
+import json
 import re
 
 import pytest
@@ -22,7 +24,9 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Eve"]
 
 @pytest.fixture(scope="module")
 def stack():
-    process = LocalStackProcess(time_scale=BROWSER_TIME_SCALE)
+    # The handlers log at the deployed level (template.yaml's LogLevel), so the token scan
+    # reads every line they would write to CloudWatch; the metrics stay off, as `make dev`'s.
+    process = LocalStackProcess("--log-level", "INFO", time_scale=BROWSER_TIME_SCALE)
     yield process
     process.interrupt()
 
@@ -42,8 +46,33 @@ def _audited(table: UiTable, prefix: str) -> list[str]:
     return problems
 
 
+def _urls_and_seat_tokens(table: UiTable) -> tuple[list[str], set[str]]:
+    """What every phone asks for (pages, files, sockets) and shows in its address bar, and
+    every seat token it is given (a `joined` frame), filled in as the phones play."""
+    urls: list[str] = []
+    tokens: set[str] = set()
+
+    def joined_token(payload: str | bytes) -> None:
+        with contextlib.suppress(ValueError):
+            message = json.loads(payload)
+            if isinstance(message, dict) and message.get("type") == "joined":
+                tokens.add(message["token"])
+
+    def on_socket(socket) -> None:
+        urls.append(socket.url)
+        socket.on("framereceived", joined_token)
+
+    for phone in table.phones:
+        phone.page.on("request", lambda request: urls.append(request.url))
+        phone.page.on("websocket", on_socket)
+        # replaceState and pushState too: what the history (and a shared screenshot) keeps
+        phone.page.on("framenavigated", lambda frame: urls.append(frame.url))
+    return urls, tokens
+
+
 def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
     table = UiTable(browser, stack.http_url, NAMES, seed=5)
+    urls, tokens = _urls_and_seat_tokens(table)
     problems = _audited(table, "game")
     table.open_room(discussion_limit="")  # Off: every step waits for the players
     table.start()
@@ -85,6 +114,19 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
     assert problems == []
     # What `make dev` prints is for people: after a whole game, no raw metric JSON (issue 13).
     assert '"_aws"' not in stack.output() and "CloudWatchMetrics" not in stack.output()
+
+    # No seat token in any URL or log line (issue 36): not in what any phone asked for,
+    # showed or keeps in its history, nor in anything the stack printed (the gateway's and
+    # the handlers' logs, which a deployed stack would keep).
+    urls += [phone.page.url for phone in table.phones]
+    stored = {json.loads(phone.page.evaluate("localStorage.getItem('party.seat')"))["token"]
+              for phone in table.phones}  # fmt: skip
+    assert len(tokens) == len(NAMES) and stored == tokens  # every seat's token was seen
+    assert any(url.startswith("ws://") for url in urls), urls  # sockets' URLs were seen
+    log = stack.output()
+    leaks = [f"{token[:4]}… in {where[:200]!r}" for token in tokens
+             for where in [*urls, *log.splitlines()] if token in where]  # fmt: skip
+    assert leaks == [], leaks
 
 
 def test_with_a_discussion_limit_every_countdown_runs_out(double_speed_stack, browser):

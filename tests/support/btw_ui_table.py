@@ -62,6 +62,9 @@ def choose(screen: dict, rng: random.Random) -> int | None:
 
 
 class Table:
+    #: How a phone taps (tests/support/webkit.py has WebKit's).
+    phone_type: type[Phone] = Phone
+
     def __init__(
         self,
         open_phone: Callable[[str], Page],
@@ -107,7 +110,7 @@ class Table:
             return
         self.acted[name] = (key, time.monotonic())
         # Tapped if still there with the same words (else a view arrived: look again).
-        Phone(name, page).tap(
+        self.phone_type(name, page).tap(
             next(b for b in screen["buttons"] if b["index"] == index), screen["seq"]
         )
 
