@@ -67,10 +67,12 @@ property: $(STAMP)
 	$(PYTEST) tests/engine/test_properties.py tests/engine/burn_the_witch/test_properties.py
 
 ## soak: the slow guards at their full counts (docs/testing.md): 5,000 random games of each
-## game, then the balance and deduction guards; about 17 minutes on 2 cores
+## game, then the balance and deduction guards, then the twelve-way vote race 200 times
+## (100 in make test); about 20 minutes on 2 cores
 SOAK_GAMES ?= 5000
 soak: $(STAMP)
 	PROPERTY_GAMES=$(SOAK_GAMES) $(PYTEST) -n 2 tests/engine -m slow
+	CONCURRENCY_ROUNDS=200 $(PYTEST) tests/integration/test_handlers_moto.py -k twelve_simultaneous
 
 ## bench: every benchmark (docs/performance.md), about 8 minutes; figures, no pass/fail
 bench: $(STAMP)

@@ -253,7 +253,7 @@ def _send_moves(cloud, game: Game, group: list[tuple[str, dict]]) -> None:
         try:
             barrier.wait()
             cloud.send(name, action=kind, **action)
-            if kind in COVERED_MOVES:  # a phone's cover follows its place (issue 34)
+            if kind in COVERED_MOVES:  # a phone's cover follows its place, as a real phone's does
                 cloud.send(name, action="cover", step=action["step"])
         except BaseException as exc:  # a crashed thread must stop the bench, not vanish
             failures.append(exc)

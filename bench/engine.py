@@ -4,7 +4,7 @@
 
 Prints figures, asserts nothing (machines are shared and noisy; compare ratios within
 one run). Targets: <= 1 ms per action with every view built, Catch the Witch at 12 cats
-(issue 6) and Burn the Witch at 10 players (issue 19).
+and Burn the Witch at 10 players, the largest table of each game.
 """
 
 import statistics

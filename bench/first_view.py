@@ -1,4 +1,4 @@
-"""A phone's first view over slow 4G (issue 36): how long until the home screen is usable.
+"""A phone's first view over slow 4G: how long until the home screen is usable.
 
     python bench/first_view.py [--runs 3] [--rtt-ms 150] [--kbit 1600]
 
@@ -8,7 +8,7 @@ round trip of ``--rtt-ms`` and ``--kbit`` kbit/s down, 750 kbit/s up; "slow 4G")
 times navigation start → the create form's button shown and enabled (the player can type
 a name and tap). Prints each run's time, the median, and what was downloaded: requests and
 bytes on the wire (compressed, as sent) against the files' own size. Figures only, no
-pass/fail: the target (issue 36) is a median of at most 2 s. The local server compresses
+pass/fail: the target is a median of at most 2 s. The local server compresses
 text as CloudFront does deployed (local_stack/gateway.py, template.yaml ``Compress``), so
 the bytes are the deployed site's within a few percent; CloudFront's HTTP/2 makes its round
 trips fewer than this HTTP/1.1 server's, so the time here is an upper bound.

@@ -1,4 +1,4 @@
-"""One flooder against everyone else, on the local stack (issue 37): does another room stay fast?
+"""One flooder against everyone else, on the local stack: does another room stay fast?
 
     python bench/flood.py [--seconds 4] [--rate 30] [--connections 12] [--workers 4]
 
@@ -16,7 +16,7 @@ For each phase it prints the other room's ping latency (ping sent → its answer
 latency (a bot's move → the first view after it): median and max; and how many of the
 flood's frames were answered, refused with a word (``rate_limited``), or refused without
 one (a connection is told at most once a second per container). Figures only, no
-pass/fail: the target (issue 37) is that the one-address flood leaves the other room's
+pass/fail: the target is that the one-address flood leaves the other room's
 median under 100 ms on the local stack. The machine's 1-minute load is printed too: the
 cores are shared, compare runs at a similar load.
 """
@@ -158,7 +158,7 @@ def main() -> None:
             print(f"{row['phase']:14} | {summary(row['pings'])} | {summary(row['moves'])} | "
                   f"{row['sent']:10d} | {row['answered']:8d} | {row['told']:12d} | "
                   f"{row['load']:.1f}")  # fmt: skip
-        print("target (issue 37): one address, the other room's median under 100 ms")
+        print("target: one address, the other room's median under 100 ms")
     finally:
         try:
             stack.interrupt(timeout=120)

@@ -4,7 +4,7 @@
 
 Each run is a fresh interpreter with `python -X importtime -c "import functions.<name>"`
 (what a Lambda cold start imports before the first event); the median run is reported.
-Target (issue 6): <= 250 ms per handler. Prints figures; asserts nothing.
+Target: <= 250 ms per handler. Prints figures; asserts nothing.
 """
 
 import argparse

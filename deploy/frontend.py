@@ -34,9 +34,9 @@ CONTENT_TYPES = {
 NOT_SERVED = {".md"}
 #: The configuration the client fetches (frontend/js/app.js).
 CONFIG = "config.json"
-#: Pages also served at a path without ``.html`` (issue 15: ``/table?room=CODE``): S3 and
-#: CloudFront map no extensionless path to a file, so the page is uploaded under that key
-#: too, as text/html. Its relative references resolve as from ``table.html`` (same folder).
+#: Pages also served at a path without ``.html`` (the table screen's ``/table?room=CODE``):
+#: S3 and CloudFront map no extensionless path to a file, so the page is uploaded under that
+#: key too, as text/html. Its relative references resolve as from ``table.html`` (same folder).
 PAGE_ALIASES = {"table.html": "table"}
 
 

@@ -1,7 +1,7 @@
 """python -m deploy.smoke --stack NAME --region REGION
 python -m deploy.smoke --websocket-url URL --site-url URL
 
-Proves a deployment by playing it (issue 37): five bot phones (local_stack/bot_client.py,
+Proves a deployment by playing it: five bot phones (local_stack/bot_client.py,
 which play from the views they are sent) play one whole game of every shipped game
 against the WebSocket API, created and started through the lobby as a host does, with the
 shortest settings the lobby allows; every socket sends the site's origin as its Origin
@@ -195,7 +195,7 @@ def check_config(config: Fetched, websocket_url: str) -> Check:
 
 
 def check_headers(page: Fetched, websocket_url: str) -> Check:
-    """The browser security headers of issue 37 on the page."""
+    """The browser security headers the site must send (template.yaml), on the page."""
     problems, found = [], []
     headers = page.headers
     # Several headers, or one with comma-separated policies: each policy is enforced.

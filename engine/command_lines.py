@@ -78,8 +78,8 @@ class ScenarioFile(BaseModel):
     #: and every action its ``t``: the times the game was given, so the same deadlines.
     started_at: float | None = None
     actions: list[dict[str, Any]]
-    #: The table's view as each step opened, which files downloaded from a room before
-    #: issue 32 had: kept so that such a file is refused for its format alone, in words.
+    #: The table's view as each step opened, which files downloaded from a room had before
+    #: the viewer's file: kept so that such a file is refused for its format alone, in words.
     steps: list[dict[str, Any]] | None = None
     #: Free text for people reading the file.
     description: str | None = None

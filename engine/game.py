@@ -133,7 +133,7 @@ class Game(ABC):
 
     def pushes_every_move(self, state: BaseModel) -> bool:
         """Who is sent a frame after a move that leaves this step as it is, whoever made it
-        (issue 32: who gets a frame must never tell who moved or what they hold). True:
+        (who gets a frame must never tell who moved or what they hold). True:
         every seat, for steps where another seat must see a move at once (a witch's choice
         shown to the other witches, a vote shown on every phone). False: the mover alone;
         what the move changed for other seats (a card taken from a hand) reaches them with

@@ -4,6 +4,8 @@ names it. The room service, the local stack and the command lines look games up 
 Tests may register a game of their own (``register``), e.g. tests/support/coin_game.py.
 """
 
+from collections.abc import Iterable
+
 from .burn_the_witch.game import BurnTheWitch
 from .catch_the_witch.game import CatchTheWitch
 from .game import Game
@@ -19,6 +21,32 @@ def game_of(key: str) -> Game:
     return GAMES[key]
 
 
+#: Names no game's move may take, each with whose it is. The room service reserves its own
+#: actions here (``reserve_move_names``), since it reads a frame's name as a room action
+#: before it looks for a move of that name: a move named ``start`` would never reach its
+#: game. The engine may not import the service, so the service tells it.
+_RESERVED_MOVE_NAMES: dict[str, str] = {}
+
+
+def _check_move_names(game: Game, reserved: dict[str, str]) -> None:
+    """ValueError if one of ``game``'s moves takes a name of ``reserved``."""
+    taken = sorted(game.move_types & reserved.keys())
+    if taken:
+        names = ", ".join(f"{name!r} ({reserved[name]})" for name in taken)
+        raise ValueError(f"The game {game.key!r} names a move {names}: rename the move.")
+
+
+def reserve_move_names(names: Iterable[str], whose: str) -> None:
+    """Keep ``names`` from ever naming a game's move (``whose``: what they name instead,
+    for the error); ValueError if a game registered already has a move of one."""
+    reserved = {**_RESERVED_MOVE_NAMES, **dict.fromkeys(names, whose)}
+    for game in GAMES.values():
+        _check_move_names(game, reserved)
+    _RESERVED_MOVE_NAMES.update(reserved)
+
+
 def register(game: Game) -> None:
-    """Add a game to the registry (tests; a shipped game is listed in ``GAMES`` above)."""
+    """Add a game to the registry (tests; a shipped game is listed in ``GAMES`` above).
+    ValueError if one of its moves takes a reserved name (``reserve_move_names``)."""
+    _check_move_names(game, _RESERVED_MOVE_NAMES)
     GAMES[game.key] = game

@@ -1,6 +1,6 @@
 """A replay file's actions played through a game's interface (engine/game.py): the one
 loop of ``python -m engine.replay`` (each game's command_line.run) and of the room's
-replay download, which sends the table views of the game it replays (issue 15). It
+replay download, which sends the table views of the game it replays. It
 imports no game: the room service, which loads no bots or narrators, uses it too.
 
 docs/replay.md has the format: a move of a player's, ``{"type": "timeout"}`` (the step's

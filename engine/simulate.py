@@ -3,7 +3,7 @@
 python -m engine.simulate --players 6 --games 2000 --seed 1 --json
 python -m engine.simulate --players 4-12 --games 2000      # a table per count
 python -m engine.simulate --game catch_the_witch            # a game of engine/games.py
-python -m engine.simulate --players 4-12 --bot-level gentle  # the gentle table (issue 34)
+python -m engine.simulate --players 4-12 --bot-level gentle  # the gentle table
 """
 
 import argparse

@@ -1,5 +1,6 @@
 """SQS timer batch: each message is a step's deadline, the host's grace period or a lobby
-seat's (service/commands.py: DeadlineTimer, HostCheckTimer, SeatCheckTimer).
+seat's, or a gone phone's game seat (domain/timers.py: DeadlineTimer, HostCheckTimer,
+SeatCheckTimer, AwayCheckTimer).
 
 Partial batch responses: one bad message is retried (then dead-lettered) alone.
 """

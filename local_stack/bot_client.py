@@ -126,7 +126,8 @@ class BotClient:
         await self.send({"action": action, **fields, "step": self.game()["step"]})
 
     def _framed(self, message: dict[str, Any]) -> dict[str, Any]:
-        """``message`` as a seated phone frames it: naming its room (issue 16)."""
+        """``message`` as a seated phone frames it: naming its room, so the service reads it
+        with the connection."""
         if self.room and message["action"] not in ROOMLESS_ACTIONS:
             return {**message, "room": self.room}
         return message

@@ -421,7 +421,7 @@ class Gateway:
         return self._page("index.html")
 
     async def table(self, request: web.Request) -> web.StreamResponse:
-        """The table screen (issue 15) at ``/table``, as the deployed site serves it."""
+        """The table screen at ``/table``, as the deployed site serves it."""
         return self._page("table.html")
 
     def _page(self, name: str) -> web.StreamResponse:
@@ -440,8 +440,8 @@ class Gateway:
 
     @staticmethod
     def _file(path: Path) -> web.StreamResponse:
-        """A site file, compressed when the phone accepts it (issue 36: a phone's first view
-        on a slow network; CloudFront compresses the deployed site alike, template.yaml's
+        """A site file, compressed when the phone accepts it (a phone's first view on a slow
+        network is quicker; CloudFront compresses the deployed site alike, template.yaml's
         ``Compress``). Text only: images, fonts and videos are compressed already; those are
         served with byte ranges, as S3 serves them, since Safari plays no video from a
         server without them (js/awake.js's on `make dev`)."""

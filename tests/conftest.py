@@ -61,7 +61,7 @@ def double_speed_stack():
     """`make dev` with no bots and its clock at 2×: for each game's one game whose every
     timer runs out (Catch the Witch's five countdowns of a day and the witches' 15 s,
     Burn the Witch's witching hour and the trial's two minutes). At 1× they took 216 and up
-    to 420 s and set the whole run's length (issue 35); 2× still leaves a 15 s turn 7.5 s."""
+    to 420 s and set the whole run's length; 2× still leaves a 15 s turn 7.5 s."""
     process = LocalStackProcess(time_scale=2)
     yield process
     process.interrupt()
@@ -124,7 +124,7 @@ LONGEST_TESTS = {
     "tests/engine/test_properties.py::test_random_games_end_properly_and_never_leak": 268,
     "test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone": 215,
     "test_with_a_discussion_limit_every_countdown_runs_out": 214,
-    "test_twelve_simultaneous_votes_200_times_none_lost_none_doubled": 195,
+    "test_twelve_simultaneous_votes_round_after_round_none_lost_none_doubled": 100,
     "test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two": 185,
     "test_five_phones_play_a_whole_game_through_the_ui": 145,
     "test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps": 118,
@@ -133,6 +133,7 @@ LONGEST_TESTS = {
     "test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_step": 79,
     "test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narration": 76,
     "test_twelve_phones_at_300_ms_and_1_6_mbit_play_a_whole_game": 65,
+    "test_a_webkit_phone_plays_catch_the_witch_to_the_end_put_away_twice_with_a_tv": 76,
 }
 
 

@@ -55,8 +55,8 @@ PLAYERS_COLUMN = "players"
 
 class Deduction(NamedTuple):
     """A kind of choice the players make, counted in each game (``whole``), with how many of
-    them hit a witch (``part``) and the share that did (``rate``): how well the bots deduce
-    (issue 17). ``whole_means`` and ``part_means`` say what each count counts."""
+    them hit a witch (``part``) and the share that did (``rate``): how well the bots deduce.
+    ``whole_means`` and ``part_means`` say what each count counts."""
 
     whole: str
     whole_means: str

@@ -81,7 +81,7 @@ class BurnTheWitch(Game):
     def is_over(self, state: GameState) -> bool:
         return state.phase == "over"
 
-    #: The steps whose every move reaches every phone (issue 32): who has voted and who
+    #: The steps whose every move reaches every phone: who has voted and who
     #: has pointed show on every phone as they come. Not the witching hour: a frame to
     #: every phone when the coven taps would tell the table that a coven exists, which the
     #: hour's fixed length keeps secret (docs/burn-the-witch.md); the coven's phone alone

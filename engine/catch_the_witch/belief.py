@@ -1,4 +1,4 @@
-"""What a bot believes about who the witches are: the deduction behind its moves (issue 17).
+"""What a bot believes about who the witches are: the deduction behind its moves.
 
 A bot weighs every possible set of *saboteurs* (the witches and the Crow: the cats that
 may play Nightshade), with which of them is the Crow, by how well it explains what its
@@ -74,7 +74,7 @@ ABSENT_NOT_WITCH = 0.1
 #: against each other).
 SABOTEUR_VOTES_SABOTEUR = 0.25
 
-#: [design, issue 34] At the gentle table (the room's ``bot_level``, which every view
+#: [design] At the gentle table (the room's ``bot_level``, which every view
 #: carries in its ``settings``) a bot weighs the public facts at this share of their
 #: weight (their log-likelihoods times this): the same evidence, read less sharply, so
 #: a failed ritual or a telling yes/no vote convicts nobody as fast. What it knows for

@@ -45,7 +45,7 @@ JESTER_VOTES = 0.5
 #: likely than not: lower, and the village exiles its own cats and the Jester; higher,
 #: and the Seer is left to vote alone).
 EXILE_AT = 0.5
-#: [design, issue 34] The gentle table (the room's ``bot_level``, read from the view's
+#: [design] The gentle table (the room's ``bot_level``, read from the view's
 #: settings; belief.GENTLE_WEIGHT softens the belief itself): a villager votes only for a
 #: cat at least this likely to be a witch (the witches, who blend in, wait for that bar
 #: too)…

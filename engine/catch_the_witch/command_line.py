@@ -47,7 +47,7 @@ REASONS = [reason.value for reason in Reason]
 #: The outcome's numbers the simulator averages: the day the game was decided.
 AVERAGES = {"day": "days"}
 PLAYERS_COLUMN = "cats"
-#: What the simulator counts in each game, to see whether the bots deduce (issue 17).
+#: What the simulator counts in each game, to see whether the bots deduce.
 TALLIES = {
     "exiles": "cats exiled by a vote (§8)",
     "exiles_of_witches": "…of them witches (the Crow is not one)",
@@ -55,7 +55,7 @@ TALLIES = {
     "rituals_held": "rituals performed (§7; a curse's automatic failure is not one)",
     "rituals_succeeded": "…of them successes",
     "games_counted": "games played (one each: the whole of the per-game shares)",
-    "day_1_witch_exiles": "games whose day-1 vote exiled a witch (issue 34: the gentle table)",
+    "day_1_witch_exiles": "games whose day-1 vote exiled a witch (the gentle table's measure)",
 }
 RATES = {
     "ritual_success_rate": ("rituals_succeeded", "rituals_held"),

@@ -94,7 +94,7 @@ _WINNER_OF_REASON = {
 
 
 class BotLevel(StrEnum):
-    """[design, issue 34] How sharply the bots deduce: a room setting, not a rules word.
+    """[design] How sharply the bots deduce: a room setting, not a rules word.
     Sharp is the bots the balance rests on (§11); gentle is a table to learn at
     (docs/engine.md, docs/balance.md "The gentle table")."""
 

@@ -84,9 +84,9 @@ class CatchTheWitch(Game):
     def is_over(self, state: GameState) -> bool:
         return state.phase is Phase.GAME_OVER
 
-    #: The steps whose every move reaches every cat (issue 32): the witches' 15 seconds,
+    #: The steps whose every move reaches every cat: the witches' 15 seconds,
     #: where each witch must see the others' choices at once, and the two votes, where
-    #: every phone and table screen shows who has voted (issue 34): a changed vote reaches
+    #: every phone and table screen shows who has voted: a changed vote reaches
     #: every cat too, so the Wi-Fi cannot tell it from a first one (§3.6: no trace of a
     #: change). Elsewhere a move reaches its mover alone: the Pickpocket's take reaches its
     #: target with the discussion's end (or a ping), so the frames never point at her.

@@ -39,7 +39,7 @@ class Settings(_Model):
     roles: list[Role] | None = None
     #: Show an exiled cat's role on the vote result (§8), default off.
     reveal_role_on_exile: bool = False
-    #: [design, issue 34] How sharply the room's bots deduce: sharp (the default, the
+    #: [design] How sharply the room's bots deduce: sharp (the default, the
     #: bots of the balance, §11) or gentle (a table to learn at). Only bots read it, from
     #: their own view; the rules never do.
     bot_level: BotLevel = BotLevel.SHARP

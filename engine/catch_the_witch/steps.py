@@ -155,7 +155,7 @@ def _after_place_choice(turn: "Turn") -> None:
         place_deadline = s.deadline
         turn.enter(Phase.GUARD)
         if place_deadline is not None:
-            # One countdown on every phone (issue 34): a fresh one on the Knight's alone
+            # One countdown on every phone: a fresh one on the Knight's alone
             # told which phone was his. What is left of the place choice's, or at least
             # GUARD_MIN_SECONDS for everyone.
             turn.set_deadline(max(place_deadline, turn.now + tables.GUARD_MIN_SECONDS))

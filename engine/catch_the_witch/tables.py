@@ -15,7 +15,7 @@ _W, _C, _J, _S, _H, _K, _P, _V = (
 )  # fmt: skip
 
 #: §2.1 roles by player count: (witch, crow, jester, seer, herbalist, knight, pickpocket, villager)
-#: As RULES.md §2.1 but at 5 cats, where a Crow takes the Knight's seat (issue 17:
+#: As RULES.md §2.1 but at 5 cats, where a Crow takes the Knight's seat (docs/balance.md:
 #: one witch alone against four lost about 90 % of games whatever rule lever was
 #: pulled; with a Crow and the Seer looking from day 3, SEER_FIRST_DAY, about half;
 #: the Knight then joins from 6 cats on; the other balance levers are rules:
@@ -38,7 +38,7 @@ ROLE_ORDER = (_W, _C, _J, _S, _H, _K, _P, _V)
 UNIQUE_ROLES = frozenset({_S, _H, _K, _P, _C, _J})
 
 #: §2.2 seals to win, the Knights' day (last day), ingredients needed per day (last repeats).
-#: As RULES.md §2.2 but (issue 17, docs/balance.md): at 7 cats day 2's ritual takes two
+#: As RULES.md §2.2 but (docs/balance.md): at 7 cats day 2's ritual takes two
 #: cards, not three (the village won 40 %, 54 % with two); at 11 cats the Knights come
 #: on day 6, not 7 (the village won 61 %; 55 % with the Seer looking from day 2 too,
 #: SEER_FIRST_DAY). At 5 cats rituals of 3 now equal the clean cats (Seer, Herbalist,
@@ -70,14 +70,14 @@ PLACES: dict[Place, tuple[Ingredient, int]] = {
 }
 
 #: §5 how many non-witch cats besides the target may gather where a Frog is cast and not
-#: stop it (RULES.md: none). A rule lever of issue 17: against bots that deduce, the
+#: stop it (RULES.md: none). A rule lever of the balance: against bots that deduce, the
 #: witches won too rarely at most counts, where the cats crowd the three to five places
 #: and a lone cat, the only one a Frog could reach, is rare; measured per count over 200
 #: games each way (docs/balance.md). The view says it (``frog_witnesses``), and so does
 #: the witch's hint. At 8 cats the book's none, with the Seer from day 3 (SEER_FIRST_DAY).
 FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 0, 9: 1, 10: 0, 11: 0, 12: 1}
 
-#: §6.1 the first day the Seer may look (RULES.md: day 1). A rule lever of issue 17: at
+#: §6.1 the first day the Seer may look (RULES.md: day 1). A rule lever of the balance: at
 #: 5 cats, a witch and her Crow against a Seer who looks from the first evening lost
 #: 70 % of games (each look finds a saboteur or clears a cat in a table of four); with
 #: the Seer looking from day 3 the village wins about half. At 11 cats from day 2, with
@@ -90,7 +90,7 @@ FROG_WITNESSES: dict[int, int] = {4: 1, 5: 1, 6: 0, 7: 1, 8: 0, 9: 1, 10: 0, 11:
 SEER_FIRST_DAY: dict[int, int] = {4: 1, 5: 3, 6: 1, 7: 1, 8: 3, 9: 1, 10: 1, 11: 2, 12: 1}
 
 #: §5 the first day a Frog may be cast (RULES.md: day 2, "so the witches cannot win
-#: before anyone has talked"). A rule lever of issue 17: at 4 cats a day-1 Frog cannot
+#: before anyone has talked"). A rule lever of the balance: at 4 cats a day-1 Frog cannot
 #: win (two cats stay in human form against the witch), and the lone witch, with every
 #: failed ritual of two naming her to her partner, lost 63 % of games; with a Frog from
 #: day 1, 48 % (docs/balance.md). The view's ``unlocked_spells`` says it.
@@ -104,8 +104,8 @@ WITCH_SECONDS = 15
 #: §3.2 [design] the morning: the duck's announcement shows this long, for everyone.
 MORNING_SECONDS = 8
 SQUABBLE_SECONDS = 4
-#: §6.3 [design, issue 34] the Knight's guard ends with the place choice's countdown, which
-#: every phone shows; when less than this is left of it, both are given this long.
+#: §6.3 [design, docs/engine.md] the Knight's guard ends with the place choice's countdown,
+#: which every phone shows; when less than this is left of it, both are given this long.
 GUARD_MIN_SECONDS = 15
 DISCUSSION_LIMIT_DEFAULT = 120
 DISCUSSION_LIMIT_MIN = 30

@@ -91,7 +91,7 @@ class Turn(TurnBase[GameState], DayRules, NightRules, AbilityRules):
             cat.away = False  # §9: Away ends when the cat acts again
 
     # -- checks shared by the moves ----------------------------------------------------------
-    # A refusal tells its sender nothing the sender's own view does not show (issue 18).
+    # A refusal tells its sender nothing the sender's own view does not show.
     # A role's action (guard, witch, Seer, Pickpocket) therefore checks the role first,
     # then human form, then the step: a cat without the role hears "Only the … can …" in
     # every step. Checking the step first would tell the others the guard step, which

@@ -87,7 +87,7 @@ def _public_part(s: GameState) -> dict[str, Any]:
             {"name": cat.name, "seat": seat, "form": cat.form.value, "away": cat.away}
             for seat, cat in enumerate(s.players, 1)
         ],
-        # Who has voted, never how (UX.md; issue 34): the yes/no and the exile vote.
+        # Who has voted, never how (UX.md): the yes/no and the exile vote.
         "voted": _voted(s),
         "all_waiting": waiting,
         "waiting": waiting if STEPS[s.phase].public_waiting else None,
@@ -142,7 +142,8 @@ def _view(s: GameState, player: str | None, public: dict[str, Any]) -> dict[str,
     if result["your_turn"]:
         # A phone the step waits for shows its own move; the names of the others waited
         # for go to the cats who are done (UX: "when it waits for others, show who").
-        # Then a confirmation is pushed only to the cats already done, not to all (issue 6).
+        # Then a confirmation is pushed only to the cats already done, not to all (fewer
+        # frames sent).
         result["waiting"] = None
     result["me"] = _private(s, me) if me else None
     if over:
@@ -323,7 +324,7 @@ def _playable(me: Cat) -> list[str]:
 
 
 def _full_day(s: GameState, day: Day) -> dict[str, Any]:
-    """A day as the final reveal tells it, "the whole story" (§1, issue 15): where every cat
+    """A day as the final reveal tells it, "the whole story" (§1): where every cat
     went, the Knight's guard, what each witch cast on whom and whether it worked, the news,
     every proposal with its yes and no, the ritual, every exile vote, the Seer's looks and
     the Pickpocket's peeks and thefts. Every secret of the game may be told at its end but

@@ -21,6 +21,8 @@ function errorText(code, params = {}) {
 
 const app = {
   view: null,      // the newest view (lobby or game)
+  // First: opening a seat's link lets go of any seat this phone had, before it is read.
+  taking: takenSeatLink(), // {room, key}: a seat's one-time link this page was opened with
   seat: readSeat(),
   error: null,     // {text, control, step}: shown under `control` (a description, see describe)
   draft: {},       // choices being made on this screen (not sent yet); a new step empties it
@@ -31,7 +33,6 @@ const app = {
   result: null,    // the lobby's last_result shown as the result screen, until "To the lobby"
   resultSeen: "",  // the last_result this phone has been to the lobby from
   replayMode: "save", // what to do with the replay file asked for: "save" it or "watch" it
-  taking: takenSeatLink(), // {room, key}: a seat's one-time link this page was opened with
   seatLink: null,  // the `seat_link` answer shown (its link and QR), until closed
 };
 
@@ -138,13 +139,14 @@ function onMessage(message) {
     // A move made on a step that has ended changed nothing: the screen is only behind.
     // The step's end is pushed to every phone and is likely here already; only a phone still
     // showing that step a moment later asks (a ping it needs not send is a frame that would
-    // tell the Wi-Fi its move came late: issue 34).
+    // tell the Wi-Fi its move came late).
     if (message.code === "stale_move") { catchUpAfterStaleMove(); return; }
     // Told before the server closes the socket: the next frame waits for a new one.
     if (message.code === "kicked" || message.code === "seat_moved") { forgetSeat(); connection.startOver(); }
     if (message.code === "seat_link_used") app.taking = null;
     // The server says the seat is gone (its answer to `resume` over an opened socket, or to
-    // a frame after the seat was let go): only then is it forgotten (issue 36).
+    // a frame after the seat was let go): only then is it forgotten (a socket that did not
+    // open says nothing of the seat).
     if (message.code === "seat_lost") forgetSeat();
     // Next to the control whose move was refused (the last one sent), in the player's language.
     setError(errorText(message.code, message.params || {}), app.lastMove && app.lastMove.control);
@@ -213,7 +215,7 @@ function watchTaps() {
   document.addEventListener("click", remember, true);
   document.addEventListener("change", remember, true);
   // No redraw between a finger going down and its click: replacing the pressed button in
-  // between would swallow the tap (issue 13, the Chief's lost first tap).
+  // between would swallow the tap (so the Chief's first tap was lost).
   document.addEventListener("pointerdown", () => { pointer.down = true; pointer.since = Date.now(); }, true);
   const up = (clickComing) => () => {
     Object.assign(pointer, { down: false, clickDue: clickComing ? Date.now() + TAP_SETTLE_MS : 0 });
@@ -286,8 +288,9 @@ function forgetSeat() {
 }
 
 // A game move names the step of the view it was made on; the room takes it on that step
-// only (so a late or repeated frame never lands on a later one). Room actions do not.
-const ROOM_ACTIONS = new Set(["create_room", "join", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "cover", "replay", "seat_link", "take_seat"]);
+// only (so a late or repeated frame never lands on a later one). Room actions do not: a
+// copy of the server's ROOM_ACTIONS (service/commands.py; tests/service/test_protocol_lists.py).
+const ROOM_ACTIONS = new Set(["create_room", "join", "resume", "watch", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key", "seat_link", "take_seat"]);
 
 function send(action, fields = {}) {
   app.error = null;
@@ -357,7 +360,7 @@ function roomScreen(v) {
     // The viewer opens in a new tab, from the tap itself (so no pop-up blocker stops it):
     // this one keeps its socket, so its seat (docs/protocol.md: a gone phone's lobby seat
     // is freed). The file reaches the viewer through localStorage (replay.js). Two buttons
-    // alike (issue 34: a link among buttons looked like something else).
+    // alike (a link among buttons looked like something else).
     const ask = (mode) => () => {
       if (mode === "watch") {
         localStorage.removeItem(KEYS.watchReplay); // the new one, not the last
@@ -431,8 +434,8 @@ function homeScreen() {
   const code = h("input", { id: "code", autocapitalize: "characters", autocomplete: "off", maxlength: 11,
     value: app.draft.code ?? params.get("room") ?? "", oninput: typed("code") });
   const remember = () => localStorage.setItem(KEYS.name, name.value.trim());
-  // The heading and its line are the game chosen in the create form's (issue 35: Burn the
-  // Witch chosen under "Catch the Witch… cats, ingredients and witches").
+  // The heading and its line are the game chosen in the create form's (with the first
+  // game's, Burn the Witch chosen sat under "Catch the Witch… cats, ingredients and witches").
   const form = createForm((game, settings) => { remember(); send("create_room", { name: name.value.trim(), game, settings }); });
   const chosen = gameByKey(app.draft.create.game);
   return h("section", {},

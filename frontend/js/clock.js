@@ -26,7 +26,7 @@ export const realSeconds = (gameSeconds) => gameSeconds / scale;
 export const tickMs = () => Math.max(100, 1000 / scale);
 
 // One ticker for every countdown on the page: the strip's clock and a screen's own clock
-// (Burn the Witch's) turn over in the same instant (issue 35: each on its own timer, they
+// (Burn the Witch's) turn over in the same instant (each on its own timer, they
 // showed seconds 1 apart for part of every second).
 const ticked = new Set();
 let ticker = null;

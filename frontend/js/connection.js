@@ -1,11 +1,11 @@
 // One WebSocket to the game, kept alive: heartbeat under API Gateway's 10-minute idle
 // limit, reconnect at once when the phone wakes or comes back online, then with backoff,
-// for as long as it takes (issue 36): a socket that did not open says nothing of the seat
+// for as long as it takes: a socket that did not open says nothing of the seat
 // (offline, a lift, a Wi-Fi handover, a throttle all look alike to a browser). The seat is
 // named in the first frame (`resume`, its token in no URL), and only the server's answer
 // over an opened socket (`seat_lost`) makes the phone forget it.
-// The heartbeat is sent only when the phone has sent nothing for HEARTBEAT_MS (issue 16:
-// every frame is billed; a move keeps the socket alive as well as a ping). Only frames
+// The heartbeat is sent only when the phone has sent nothing for HEARTBEAT_MS
+// (every frame is billed; a move keeps the socket alive as well as a ping). Only frames
 // sent count: whether API Gateway counts its own pushes against the idle limit is not
 // documented, so the phone does not rely on them.
 const HEARTBEAT_MS = 4 * 60 * 1000;
@@ -17,9 +17,10 @@ const BACKOFF_MS = [300, 1000, 2000, 4000, 8000, 15000, 30000];
 // with {"message": "Too Many Requests" | "Internal server error", "connectionId", "requestId"}:
 // no `type`, and nothing that says which frame. A frame of no known type is such a failure.
 const KNOWN_TYPES = new Set(["view", "joined", "error", "pong", "replay", "seat_link"]);
-// The frames of a phone with no room yet: they name none (join, resume and take_seat name
-// their own).
-const ROOMLESS_ACTIONS = new Set(["create_room", "join", "resume", "take_seat"]);
+// The frames of a phone with no room yet: they name none (join, resume, watch and take_seat
+// name their own). A copy of the server's ROOMLESS_ACTIONS (service/commands.py;
+// tests/service/test_protocol_lists.py).
+const ROOMLESS_ACTIONS = new Set(["create_room", "join", "resume", "watch", "take_seat"]);
 // A failed move is sent once more after about a second; the jitter keeps a table of phones
 // throttled together from all retrying in the same instant (and being throttled again).
 const RETRY_MS = 1000;
@@ -125,7 +126,7 @@ export class Connection {
 
   send(message) {
     // A second tap on the same control while its move is on its way (a slow network, a
-    // redraw under the finger) is the same move: one frame, not two (issue 34: a phone that
+    // redraw under the finger) is the same move: one frame, not two (a phone that
     // sent two frames where others send one stood out on the Wi-Fi).
     // Game moves only (they name their step): a room action asked again is a new ask (the
     // replay, watched after it was saved).
@@ -147,7 +148,7 @@ export class Connection {
 
   // Every frame goes out here: the heartbeat waits for HEARTBEAT_MS of silence. A seated
   // phone names its room in each, so the server reads the room while it looks the
-  // connection up (issue 16: one round trip fewer; docs/protocol.md).
+  // connection up (one round trip fewer; docs/protocol.md).
   frame(message) {
     const seat = this.seat();
     const named = seat && !ROOMLESS_ACTIONS.has(message.action) && !("room" in message)

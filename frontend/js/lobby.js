@@ -42,7 +42,7 @@ export function lobbyScreen(v, game, ctx) {
     host && seat.name !== v.you ? h("button", { class: "secondary", "aria-label": t("kick", { name: seat.name }),
       onclick: () => ctx.send("kick", { target: seat.name }) }, "✕") : null,
     host && !seat.connected && seat.name !== v.you ? seatLinkButton(seat.name, ctx) : null));
-  // Compact, so Start is in reach (issue 13: it was ~1,900 px down with 6 cats): the code
+  // Compact, so Start is in reach (it was once ~1,900 px down with 6 cats): the code
   // with a small QR, the seats as a list, and the host's Start stuck to the bottom.
   return h("section", { class: "lobby" },
     h("h1", {}, t("lobby", { code: shown })),
@@ -110,8 +110,8 @@ function roomOptions(v, ctx, host) {
   return h("div", { class: "panel" }, h("label", { for: "auto-away", class: "check" }, box, " ", t("auto_away")));
 }
 
-// Issue 15: the table screen's link and QR, folded away (the lobby stays compact), on a TV
-// or a laptop; it takes no seat (table.html). Issue 32: the host's alone, with the room's
+// The table screen's link and QR, folded away (the lobby stays compact), on a TV
+// or a laptop; it takes no seat (table.html). The host's alone, with the room's
 // table key in the fragment (#key=…: a browser sends no fragment to any server, so no
 // access log keeps it). "New table link" makes another key: open screens are let go.
 function tableScreen(v, ctx) {

@@ -1,4 +1,4 @@
-// Narration for the table screen (issue 15): at each public step change a short cue tone
+// Narration for the table screen: at each public step change a short cue tone
 // and one spoken line in the room's language. The line is chosen from the step alone
 // (and public facts of it: the day, the duck's ingredients), never from how long a step
 // took or what anyone chose in secret, so a witches' turn with spells and one without

@@ -2,7 +2,7 @@
 // asks for it with {"action": "replay"} and gets it in parts (zlib, base64), which it
 // puts together and either saves as a JSON file that `python -m engine.replay` plays, or
 // hands to the viewer (replay.html), which the tap opened in a new tab: leaving this page
-// would close its socket, and a seat whose phone is gone is freed (issue 18).
+// would close its socket, and a seat whose phone is gone is freed.
 import { KEYS } from "./storage.js";
 
 const parts = new Map();

@@ -1,4 +1,4 @@
-// The replay viewer (replay.html, issues 15 and 32): a finished game's viewer's file
+// The replay viewer (replay.html): a finished game's viewer's file
 // (docs/replay.md, "A game played in a room") played back step by step in the browser, as
 // the table saw it: each step's public table view (the file's `steps`), drawn as the table
 // screen draws it (js/table.js: the game's `tableScreen`, else the step's spectator screen;
@@ -85,7 +85,7 @@ const isObject = (value) => value !== null && typeof value === "object" && !Arra
 
 // Why a file cannot be shown (a string's key), or null: checked before any of it is
 // drawn, so a malformed file never reaches the game's screens. A viewer's file
-// ({"kind": "viewer", "format": 1}) and a file of the first kind (issue 15: `actions`
+// ({"kind": "viewer", "format": 1}) and a file of the older kind (`actions`
 // and `steps`; its steps are shown, its moves not) are read.
 function problemOf(file) {
   if (!isObject(file) || !Array.isArray(file.steps)) return "replay_unreadable";

@@ -5,7 +5,7 @@
 //
 // A game may fold its cats' chips away behind its trackers (keyToggles, stripKey): at twelve
 // cats the chips took three rows, wrapped further as cats turned to frogs or were exiled,
-// and cut names mid-word (issue 34). Then the row says how many cats are in each form, and a
+// and cut names mid-word. Then the row says how many cats are in each form, and a
 // tap on any tracker opens the strip's key under it: every cat whole, and what each tracker
 // and mark means, for a first-time player.
 import { h } from "./dom.js";
@@ -25,7 +25,7 @@ export function dayItem(n, of, { warn = false, warnLabel = "" } = {}) {
       warn ? h("span", { class: "warn" }, "⚠") : null));
 }
 
-// A counted tracker, e.g. seals: its name in small print over "🔏2/3" (issue 34: an
+// A counted tracker, e.g. seals: its name in small print over "🔏2/3" (an
 // unlabelled "🔏 0/3" said nothing to a newcomer). Stacked, so that every name fits whole
 // in one row at 360 px in every language.
 export function counterItem(icon, label, n, of) {

@@ -1,5 +1,5 @@
-// The table screen (issue 15): /table?room=CODE#key=KEY on a TV or a laptop (or a phone
-// propped up), opened from the host's lobby (issue 32: the key is the host's; it rides in
+// The table screen: /table?room=CODE#key=KEY on a TV or a laptop (or a phone
+// propped up), opened from the host's lobby (the key is the host's; it rides in
 // the fragment, which no request sends, and goes to the server in the `watch` frame only).
 // It takes no seat: it sends `watch` and shows the room's public view in large type,
 // read-only: the lobby's seats, then each step with its countdown, the duck's announcement,
@@ -19,8 +19,9 @@ const key = tableKey();
 const statusBar = document.getElementById("status");
 const screen = document.getElementById("screen");
 const announce = document.getElementById("announce");
-// stopped: refused or let go (issue 32): it says so and watches no more, not even on a new
-// socket (which would let another screen go), until "Watch here again" reloads the page.
+// stopped: refused or let go (a wrong key, or a new one made): it says so and watches no
+// more, not even on a new socket (which would let another screen go), until "Watch here
+// again" reloads the page.
 const state = { view: null, seq: null, error: null, connection: "connecting", spokenStep: null, stopped: false };
 // Codes that end the watch (docs/protocol.md, Table screens).
 const STOPPING = new Set(["table_key_missing", "table_key_wrong", "table_let_go"]);

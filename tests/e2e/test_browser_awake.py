@@ -1,4 +1,4 @@
-"""A seated phone's screen stays on (issue 36), in Chromium over the local stack: where the
+"""A seated phone's screen stays on, in Chromium over the local stack: where the
 browser has no Screen Wake Lock (plain http, as `make dev` serves phones on the Wi-Fi, and
 older Safari) a tiny muted inline video loops; where it has one, the lock holds the screen;
 a phone that leaves its seat lets the screen sleep again, and the video breaks no rule of

@@ -1,11 +1,11 @@
-"""Issue 36, on a phone (Debian's Chromium, Playwright, the local stack with bots at 4×): a
+"""On a phone (Debian's Chromium, Playwright, the local stack with bots at 4×): a
 seated phone that loses the network in the middle of a step keeps its seat and plays on.
 
 The phone's network goes the way a venue's Wi-Fi goes: its socket drops, and every new one
 fails to open (the page's WebSocket is wrapped so that while "offline" it dials a closed
 port: a handshake that fails, as offline, a lift or a Wi-Fi handover make it fail; the
 browser cannot tell those from a refused seat). For 60 s of game time it stays so; then the
-network is back ("online", as a phone's browser fires it). Until issue 36 the phone gave
+network is back ("online", as a phone's browser fires it). The phone once gave
 up its seat after four failed opens (about 7 s): the player was out for the rest of the
 game.
 

@@ -1,4 +1,4 @@
-"""Issue 35 on a 360×640 phone, in each language: Burn the Witch's story stays on screen
+"""On a 360×640 phone, in each language: Burn the Witch's story stays on screen
 (the round log), timeouts warn, the vote and the accusation say what they do, the end says
 who won and by how much, and every text reaches 4.5:1, disabled villagers included.
 

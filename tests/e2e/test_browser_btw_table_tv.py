@@ -1,4 +1,4 @@
-"""Issue 35, finding 3: Burn the Witch's table screen is made for a TV. At 1280×720 and at
+"""Burn the Witch's table screen is made for a TV. At 1280×720 and at
 1920×1080, with the largest table (ten players, some long names) and a five-player one, in
 every language, at each kind of step and at the end: nothing scrolls, nothing is cut below
 the screen, no text is under 24 px (32 px at 1920×1080), every house's owner and living
@@ -21,7 +21,7 @@ from tests.support.ui_table import ARTIFACTS, LOCALES
 I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 STRINGS = {code: json.loads((I18N / f"{code}.json").read_text()) for code in LOCALES}
-#: The screens and the least font size each must keep (issue 35).
+#: The screens and the least font size each must keep, read from across a room.
 SIZES = {"1280x720": ({"width": 1280, "height": 720}, 24), "1920x1080": ({"width": 1920, "height": 1080}, 32)}  # fmt: skip
 TABLES = {
     10: ["Alexandrina", "Bo", "Cyrus", "Dimitri", "Evangeline", "Fay", "Gustav", "Hal", "Ivy", "Maximiliano"],

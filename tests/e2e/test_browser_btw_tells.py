@@ -1,5 +1,5 @@
-"""Issue 35, deliverable 8: Burn the Witch's secret steps tell no one's side (the tells test
-of issue 34, for the second game). One player's phone, her house and seat the same, shows
+"""Burn the Witch's secret steps tell no one's side (the tells test
+of Catch the Witch, for the second game). One player's phone, her house and seat the same, shows
 the same blocks and buttons in the same places, the same countdown and hold bar, whether
 she holds the coven, was bewitched, holds one witch, or holds only innocents (devout or
 plain): in the witching hour (the coven's prompt against the others' decoy), while another

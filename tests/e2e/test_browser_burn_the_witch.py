@@ -1,4 +1,4 @@
-"""Issue 14: five phones (browser contexts at 360×640, touch) play a whole game of Burn the
+"""Five phones (browser contexts at 360×640, touch) play a whole game of Burn the
 Witch through taps alone on the local stack: the create form offers it with its player
 range, the lobby names it, every step's screen (the witching hour with the coven's pop-up,
 accuse, vote with a ballot per villager, execute, trials and hex choices when the deal

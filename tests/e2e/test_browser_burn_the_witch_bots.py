@@ -1,4 +1,4 @@
-"""Issue 14, "Done when": a newcomer runs `make dev`, picks Burn the Witch and plays a whole
+"""A newcomer runs `make dev`, picks Burn the Witch and plays a whole
 game with bots through taps alone in a language other than English.
 
 One phone (360×640, touch) in zh-Hant, uk or th picks Burn the Witch on the create form,

@@ -1,4 +1,4 @@
-"""Issue 37, deliverable 4: the client runs under the site's Content-Security-Policy with
+"""The client runs under the site's Content-Security-Policy with
 no violation (Debian's Chromium, Playwright, on the local stack, which sends the headers
 of template.yaml's FrontendHeadersPolicy on every response, HSTS aside).
 

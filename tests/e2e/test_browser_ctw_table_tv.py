@@ -1,4 +1,4 @@
-"""Issue 35, finding 3 (deliverable 3): Catch the Witch's table screen is made for a TV. At
+"""Catch the Witch's table screen is made for a TV. At
 1280×720 and at 1920×1080, with the largest table (twelve cats, some long names) and a
 five-cat one, in every language, at every kind of step and at the result in the lobby:
 nothing scrolls and nothing is cut off the screen, no text is under 24 px (32 px at

@@ -1,4 +1,4 @@
-"""A frame API Gateway throttles is not a move lost in silence (issue 11). The local stack's
+"""A frame API Gateway throttles is not a move lost in silence. The local stack's
 throttle fault (`POST /local/faults/throttle?frames=N`) answers the next N frames that are
 not pings as API Gateway does, `{"message": "Too Many Requests", …}` with no `type`, and
 drops them. The host's "Start the game" is the move: the bots in the lobby send nothing

@@ -1,4 +1,4 @@
-"""Issue 34, finding 12: the result screen on a phone (Debian's Chromium, Playwright, the
+"""The result screen on a phone (Debian's Chromium, Playwright, the
 local stack serving the client). The witch score says what it counts, in each language;
 "Watch the replay" is a button like "Download the replay" beside it; the final reveal turns
 every role's card over, one after another in seat order within 1.5 s, once: not under

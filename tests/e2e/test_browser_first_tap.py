@@ -1,5 +1,5 @@
-"""The Chief's first tap on a fresh proposal screen selects that cat (issue 13: the first
-tap was lost whenever nothing had redrawn the screen since the step began). One person
+"""The Chief's first tap on a fresh proposal screen selects that cat (the first
+tap was once lost whenever nothing had redrawn the screen since the step began). One person
 plays with four bots (seat 1: the first Chief) through the UI up to the first proposal,
 then taps one name, once."""
 

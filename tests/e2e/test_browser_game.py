@@ -100,7 +100,7 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
         expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("win"))
         expect(page.locator("main .reveal-card")).to_have_count(len(NAMES))  # every role revealed
         expect(page.locator("main ul.story li").first).to_contain_text("Day 1")  # the timeline
-    # Each phone keeps the result until its player goes back to the lobby (issue 13), where
+    # Each phone keeps the result until its player goes back to the lobby, where
     # the host plays again.
     table.host.page.get_by_role("button", name="To the lobby").click()
     host_sees = table.host.page.get_by_role("button", name="Play again")
@@ -112,12 +112,12 @@ def test_five_phones_play_a_whole_game_through_the_ui(stack, browser):
             "approval", "approval_result", "vote", "game_over"} <= seen, seen  # fmt: skip
     assert [e for phone in table.phones for e in phone.errors] == []
     assert problems == []
-    # What `make dev` prints is for people: after a whole game, no raw metric JSON (issue 13).
+    # What `make dev` prints is for people: after a whole game, no raw metric JSON.
     assert '"_aws"' not in stack.output() and "CloudWatchMetrics" not in stack.output()
 
-    # No seat token in any URL or log line (issue 36): not in what any phone asked for,
-    # showed or keeps in its history, nor in anything the stack printed (the gateway's and
-    # the handlers' logs, which a deployed stack would keep).
+    # No seat token in any URL or log line (whoever reads a log could take the seat): not in
+    # what any phone asked for, showed or keeps in its history, nor in anything the stack
+    # printed (the gateway's and the handlers' logs, which a deployed stack would keep).
     urls += [phone.page.url for phone in table.phones]
     stored = {json.loads(phone.page.evaluate("localStorage.getItem('party.seat')"))["token"]
               for phone in table.phones}  # fmt: skip

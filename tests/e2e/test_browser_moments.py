@@ -1,5 +1,5 @@
-"""Issue 34, finding 12: of UX.md's "moments worth a small animation" only the duck (its bob)
-and the frog (its hop) moved. Now the curse gauge fills, and the magic circle lights up on a
+"""Of UX.md's "moments worth a small animation" only the duck (its bob)
+and the frog (its hop) once moved. Now the curse gauge fills, and the magic circle lights up on a
 success or fizzles on a failure:
 
 - right after the public change, on a witch's phone and a villager's alike, the same short

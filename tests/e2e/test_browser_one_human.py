@@ -1,4 +1,4 @@
-"""Issue 13, "Done when": a whole game played through taps alone, one human among bots,
+"""A whole game played through taps alone, one human among bots,
 shows no English outside English and no step where a witch's phone can be told apart.
 
 One phone (360×640, touch) in zh-Hant, uk or th plays with the local stack's four bots
@@ -10,8 +10,7 @@ code fails the test. The host makes the role set two witches and deals again (a 
 room) until the human is a witch, so that her place choice and witches' turn are checked
 against what every phone shows: the place buttons, and the Gathering scene with the
 countdown and her pop-up inside it. Its result screen's replay file, downloaded, is the
-viewer's file (issue 32) ending on the end the screen shows, and opens in the replay viewer
-(issue 15)."""
+viewer's file ending on the end the screen shows, and opens in the replay viewer."""
 
 import json
 import re
@@ -176,8 +175,8 @@ def test_one_human_witch_among_bots_plays_a_whole_game_without_english_or_tells(
         # choice says nothing of a guarded place.
         assert say["witch_guard_hint"] not in look["popup_text"], look
     assert any(say["witch_place"] in look["popup_text"] for look in witch_looks["witches"])
-    # Issue 15: the result screen's replay file, as the phone saves it: the viewer's file
-    # (issue 32: the table's steps, no moves), whose last step is the end the screen shows.
+    # The result screen's replay file, as the phone saves it: the viewer's file
+    # (the table's steps, no moves), whose last step is the end the screen shows.
     with page.expect_download() as download:
         page.click("#download-replay")
     file = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
@@ -217,7 +216,7 @@ def half_speed_stack():
 
 
 def test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two(half_speed_stack, phones):
-    """Issue 34, finding 4: a first-time witch never found her spells. Here a witch plays
+    """A first-time witch once never found her spells. Here a witch plays
     her day-2 turn by the words on her screen alone: each control is found by the text a
     player reads (the pop-up's numbered questions, a place with cats at it, a spell's
     name, a name marked 📍 at her place), none by a test-only selector; then her notes,
@@ -225,7 +224,7 @@ def test_a_witch_reading_only_her_screen_casts_a_spell_on_day_two(half_speed_sta
     say = strings("en")
     out_before_day_two: list[str] = []  # how each game she did not reach day 2 in ended for her
     for _ in range(DAY_TWO_TRIES):
-        # The gentle bots (issue 34's table for learners) exile a witch on day 1 about half
+        # The gentle bots (a table for learners) exile a witch on day 1 about half
         # as often (docs/balance.md).
         page, _, _ = _a_room_where_the_human_is_a_witch(
             half_speed_stack, phones, "en", bot_level="gentle", cats=6

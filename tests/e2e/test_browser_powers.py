@@ -1,4 +1,4 @@
-"""Issue 34, finding 6: the Seer's, Pickpocket's and Herbalist's powers lived only in the
+"""The Seer's, Pickpocket's and Herbalist's powers once lived only in the
 held panel (hold the bar, slide to "Keep open", release, tap a name), nothing on the
 discussion screen said a look was available, and the lock button covered the second row
 of names.

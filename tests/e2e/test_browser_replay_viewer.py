@@ -1,7 +1,8 @@
-"""Issue 15, deliverable 4: a finished game opens in the browser's step-by-step viewer
+"""A finished game opens in the browser's step-by-step viewer
 (replay.html), roles hidden until the end or shown (Debian's Chromium, Playwright, the
-local stack serving the client). Issue 32: the file is the viewer's (no moves), and a
-file the viewer cannot read is refused in words, forgotten and the picker offered again.
+local stack serving the client). The file is the viewer's (no moves, which would tell
+secrets), and a file the viewer cannot read is refused in words, forgotten and the picker
+offered again.
 
 The files are real downloads: whole bot games played through the room service (in
 memory), fetched with ``{"action": "replay"}`` as a phone does. The viewer gets a file the
@@ -9,7 +10,7 @@ way the result screen's "Watch the replay" leaves it (localStorage) or opened fr
 disk. Every step of a game of each game is drawn (a script error anywhere fails the
 test); screenshots go to docs/screens/replay-*.png.
 
-Issue 35 (finding 8): in every language, each step of both games is told in words: what
+In every language, each step of both games is told in words: what
 happened since the step before, a sentence a public fact; roles, or factions and
 villager identities, from the first step when shown; no engine words, no English on a
 page in another language, and nothing that speaks to a seat (the viewer has none)."""
@@ -126,7 +127,7 @@ def test_a_downloaded_file_opens_from_disk_and_a_wrong_one_is_refused_in_words(
     expect(page.locator("#replay-position")).to_have_text(f"Step 1 of {count}")
     page.locator("input[type=range]").fill(str(count - 1))
     expect(page.locator("#replay-position")).to_have_text(f"Step {count} of {count}")
-    # A file of issue 15's first kind (every move, no "kind"): its steps are still shown.
+    # A file of the older, first kind (every move, no "kind"): its steps are still shown.
     old = {key: value for key, value in files["burn_the_witch"].items()
            if key not in ("kind", "format")}  # fmt: skip
     old["actions"] = [{"type": "timeout", "t": old["started_at"] + 30}]
@@ -149,7 +150,7 @@ def _players_x(file: dict) -> dict:
 def test_a_malformed_file_is_refused_in_words_forgotten_and_the_picker_offered_again(
     stack, phones, files, tmp_path
 ):
-    """Issue 32, point 6: each of these blanked the viewer (an uncaught TypeError), and it
+    """Each of these once blanked the viewer (an uncaught TypeError), and it
     stayed blank after a reload, the file being kept in localStorage. Now it says so in
     the page's language, forgets the file and offers the picker; a reload shows the
     picker alone. A file of a newer viewer format is refused in its own words."""
@@ -276,7 +277,7 @@ def _roles_problems(game: str, view: dict, last: dict, roles: list[str], say: di
 def test_every_step_of_both_games_is_told_in_words_in_the_viewers_language(
     stack, phones, files, language, tmp_path
 ):
-    """Issue 35, finding 8: the viewer said no role until the last step, told moves in
+    """The viewer once said no role until the last step, told moves in
     engine words in English whatever the language, and showed a phone's leftovers (a
     "Waiting for … ↻" that refreshes nothing, an empty "Your secret role"). Each step of a
     whole game of each game is read once, roles shown from the first step."""

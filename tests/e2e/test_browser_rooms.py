@@ -1,4 +1,4 @@
-"""Issue 18, "Rooms", on the phone (Debian's Chromium, Playwright, the local stack): a
+"""Rooms on the phone (Debian's Chromium, Playwright, the local stack): a
 join refused (no open room with that code) and a kick that keeps the cat out are told in
 the player's language; the 8-letter code is shown as two groups of four and may be typed
 so, in lower case. Screenshots go to build/test-artifacts/."""

@@ -1,4 +1,4 @@
-"""Issue 13, the shell of the phone client (Debian's Chromium, Playwright, the local stack):
+"""The shell of the phone client (Debian's Chromium, Playwright, the local stack):
 the table strip is one row on a 360 px phone in every language, with every cat's state; a
 refused move is told in the player's language under the control that sent it; the host's
 panel stays open across views and marks an offline cat Away in one tap; a view arriving while
@@ -22,7 +22,7 @@ from tests.support.ui_table import ARTIFACTS, LOCALES
 
 PROD = re.compile(r".*/prod.*")
 #: The frames a test's server answers with the seat's view: a ping, and a seated phone's
-#: first frame on each socket, which names its seat (issue 36: the token in no URL).
+#: first frame on each socket, which names its seat (so the token is in no URL).
 ASKS_FOR_THE_VIEW = frozenset({"ping", "resume"})
 
 
@@ -92,7 +92,7 @@ def test_the_strip_is_one_row_at_360_px_with_every_cats_state(stack, phones, lan
     assert max(middles) - min(middles) <= 2, boxes  # one row (a stacked tracker is taller)
     assert all(b["x"] >= 0 and b["x"] + b["width"] <= 360 for b in boxes), boxes
     assert row["height"] <= 34
-    # Every tracker is named, each name whole (issue 34: "Curse" was cut to "詛…").
+    # Every tracker is named, each name whole ("Curse" was once cut to "詛…").
     labels = page.evaluate("""() => [...document.querySelectorAll("header .facts .label")]
       .map((el) => [el.textContent, el.scrollWidth <= el.clientWidth + 1])""")
     assert labels == [
@@ -320,7 +320,7 @@ def test_after_a_game_to_the_lobby_a_latecomer_joins_and_the_host_plays_again(st
     expect(page.locator("#start")).to_have_text("Play again")
     assert page.locator("#start").bounding_box()["y"] < 640  # in reach, no scrolling
     page.get_by_label("Mark a phone Away after 60 s offline").uncheck()
-    # Every frame of a seated phone names its room (issue 16).
+    # Every frame of a seated phone names its room (one round trip fewer).
     _eventually(page, lambda: sent[-1] == {"action": "room_options", "auto_away": False,
                                            "room": "ABCDEFGH"})  # fmt: skip
 
@@ -336,7 +336,7 @@ def test_after_a_game_to_the_lobby_a_latecomer_joins_and_the_host_plays_again(st
 
 
 def test_the_seers_panel_marks_each_cat_she_has_looked_at(stack, phones):
-    """Issue 34, finding 7: with nothing to mark them, a Seer looked at one cat twice. Her
+    """With nothing to mark them, a Seer looked at one cat twice. Her
     hold panel's names say what she saw: 🧙 a witch, ✔ not one. The view is the engine's
     own (a six-cat evening after two looks); the server here is the test's."""
     table = Table(SIX, required=[["fish", "fish"]] * 6)
@@ -375,7 +375,7 @@ def test_the_seers_panel_marks_each_cat_she_has_looked_at(stack, phones):
 
 
 def test_the_first_load_says_connecting_not_reconnecting(stack, phones):
-    """Issue 34, finding 12: a phone's very first load said "○ reconnecting…" before any
+    """A phone's very first load once said "○ reconnecting…" before any
     connection had been made, or lost. Until a socket has opened once it says
     "connecting…" (here its gateway never answers: every try fails); once one has opened
     and closed, "reconnecting…" (connection.js)."""

@@ -202,8 +202,9 @@ def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kep
     expect(page.locator("main .game-name")).to_contain_text("Спіймай відьму")
     keys = page.evaluate("Object.keys(localStorage)")
     assert {"party.seat", "party.lang"} <= set(keys), keys
-    # A seated phone names its room in every frame (issue 16), not in create_room; after the
-    # reload its first frame names its seat, the token in the frame and in no URL (issue 36).
+    # A seated phone names its room in every frame (one round trip fewer), not in
+    # create_room; after the reload its first frame names its seat, the token in the frame
+    # and in no URL.
     assert "room" not in created[0], created
     resumes = [json.loads(p) for p in sent if '"resume"' in p]
     seat = json.loads(page.evaluate("localStorage.getItem('party.seat')"))
@@ -224,7 +225,7 @@ def test_the_contrast_and_label_audit_flags_what_it_should(phone):
     problems = phone.evaluate(CONTRAST_JS)
     assert len(problems) == 4, problems
     assert problems[0].startswith("2.9") and "Too faint" in problems[0]
-    # A disabled control is read too (issue 35: faded villagers were the main public facts).
+    # A disabled control is read too (faded villagers are Burn the Witch's main public facts).
     assert sum('"Off"' in p for p in problems) == 1
     assert sum("unnamed button" in p for p in problems) == 1
     assert sum("unnamed input" in p and 'id="y"' in p for p in problems) == 1

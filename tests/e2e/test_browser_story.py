@@ -1,4 +1,4 @@
-"""Issue 15: the result screen tells the whole story, day by day, on a 360×640 phone in
+"""The result screen tells the whole story, day by day, on a 360×640 phone in
 each language (Debian's Chromium, Playwright, the local stack serving the client). The end
 view is the engine's own, of a seeded 9-cat bot game that has every kind of fact; the
 phone's socket is answered by the test (a game to its end through the UI takes minutes).

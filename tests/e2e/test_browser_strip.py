@@ -1,4 +1,4 @@
-"""Issue 34, finding 9: the table strip broke its one-row promise. With twelve cats their
+"""The table strip once broke its one-row promise. With twelve cats their
 chips took three rows under the facts, wrapped further as cats were exiled, and cut names
 mid-word ("Anasta…"); "Curse" was cut to "詛…" in Chinese; "🔏 0/3" had no label.
 

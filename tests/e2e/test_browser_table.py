@@ -1,5 +1,5 @@
-"""Issue 15: the table screen. A laptop-sized page opens /table?room=CODE#key=KEY (the host's
-table link, issue 32) on the local stack while a host (a bot client) and the stack's four
+"""The table screen. A laptop-sized page opens /table?room=CODE#key=KEY (the host's
+table link) on the local stack while a host (a bot client) and the stack's four
 bots play a whole game of Catch the Witch. Pages with the code alone, or a wrong key, say
 they are refused and let the real screen be; once the game is over, four keyed sockets take
 the places, the page says it was let go, and "Watch here again" brings it back.
@@ -56,7 +56,7 @@ class HostThread(threading.Thread):
         super().__init__(daemon=True)
         self.url = url
         self.code: str | None = None
-        self.key: str | None = None  # the table key of the host's lobby view (issue 32)
+        self.key: str | None = None  # the table key of the host's lobby view
         self.ready = threading.Event()
         self.go = threading.Event()
         self.done = threading.Event()
@@ -103,11 +103,11 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
     expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
     expect(main).to_contain_text("Ann")
     expect(page.locator("ul.seats li")).to_have_count(5)
-    # Issue 32: the key leaves the address bar (a TV shows it), and a reload keeps it.
+    # The key leaves the address bar (a TV shows it), and a reload keeps it.
     assert "key=" not in page.url, page.url
     page.reload()
     expect(main).to_have_attribute("data-phase", "lobby", timeout=15_000)
-    # Issue 32: the code alone, or another key, opens no table and lets nobody go.
+    # The code alone, or another key, opens no table and lets nobody go.
     stranger = page.context.new_page()
     stranger.on("pageerror", lambda error: errors.append(str(error)))
     for link, said in ((f"table?room={host.code}#key={'A' * 22}", "opens no table"),
@@ -134,7 +134,7 @@ def test_a_table_screen_follows_a_whole_game_with_public_views_and_even_narratio
         phase = main.get_attribute("data-phase")
         if phase in SHOWN and phase not in shown:
             shown.add(phase)
-            if phase == "game_over":  # the reveal's cards face up (issue 34)
+            if phase == "game_over":  # the reveal's cards face up
                 page.wait_for_function(f"() => ({REVEAL_RUNNING_JS})() === 0", timeout=5_000)
             page.screenshot(path=SCREENS / f"table-{phase.replace('_', '-')}.png")
             if phase in ("morning", "game_over"):
@@ -221,7 +221,7 @@ def _let_go_and_watch_again(page, stack, host: HostThread) -> None:
 
 
 def test_the_host_s_lobby_gives_the_keyed_table_link_and_a_new_one_lets_the_tv_go(stack, phones):
-    """Issue 32 through the host's own lobby: the folded table panel's link carries the key
+    """The table key through the host's own lobby: the folded table panel's link carries the key
     in its fragment and opens the table; "New table link" lets that screen go (it says so)
     and gives a link that opens it again."""
     page = phones()

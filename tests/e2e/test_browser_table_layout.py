@@ -1,4 +1,4 @@
-"""Issue 34, findings 8 and 12, on the table screen (a TV: 1280×720, which cannot scroll):
+"""On the table screen (a TV: 1280×720, which cannot scroll):
 the yes/no vote on a proposal and the exile vote fill the screen (the proposal large, a
 tile per voter saying who has voted, never how); every step of a 12-cat game fits without
 scrolling in each language, the role check speaks to the table, not to one seat; and the

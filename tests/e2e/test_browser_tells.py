@@ -1,4 +1,4 @@
-"""No tells (issue 13, RULES §3): at each secret step a witch's, the Knight's, the Seer's
+"""No tells (RULES §3): at each secret step a witch's, the Knight's, the Seer's
 and a villager's phones (360×640, touch) look the same from across the table at the same
 moment: the same main blocks and buttons in the same places, the same countdown, the same
 hold bar. Four phones play one game through the UI; the role set is exactly those four."""
@@ -42,7 +42,7 @@ def _deal_a_witch_a_knight_a_seer_and_a_villager(table: UiTable) -> None:
     expect(host.get_by_role("button", name="Start the game")).to_be_enabled()
 
 
-#: Each screen is compared in every UI language at both common phone widths (issue 34):
+#: Each screen is compared in every UI language at both common phone widths:
 #: 360×640 (small Android) and 390×844 (iPhone 12–15). The first is the test's own.
 LAYOUTS = [(language, width) for language in ("en", "zh-Hant", "uk", "th") for width in (360, 390)]
 SIZES = {360: {"width": 360, "height": 640}, 390: {"width": 390, "height": 844}}

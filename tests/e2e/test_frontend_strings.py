@@ -83,7 +83,7 @@ def test_a_rules_page_in_each_language_with_the_same_sections_and_terms(code):
     words = " ".join(page.split()).lower()
     for term in terms:
         assert term.lower() in words, term
-    # rules.html (its script) fetches one fragment per language (in the game's folder, issue 14).
+    # rules.html (its script) fetches one fragment per language (in the game's folder).
     assert (FRONTEND / "js" / "rules.js").read_text().count("/${code}.html") == 1
 
 

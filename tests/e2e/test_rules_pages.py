@@ -1,4 +1,4 @@
-"""Issue 14, deliverable 3: a rules page for each game in each language (no browser: the
+"""A rules page for each game in each language (no browser: the
 HTML is parsed). rules.html loads ``rules/<lang>.html`` for Catch the Witch and
 ``rules/burn_the_witch/<lang>.html`` for Burn the Witch (``?game=``; an unknown game:
 Catch the Witch). Each language's Burn the Witch page has the same sections as the English

@@ -1,4 +1,4 @@
-"""Issue 36, Safari's engine: a whole game of Burn the Witch in WebKit (tests/support/
+"""Safari's engine: a whole game of Burn the Witch in WebKit (tests/support/
 webkit.py), one phone among the local stack's four bots, played through taps alone
 (tests/support/btw_ui_table.py's player). At the first step the seat moves to a new WebKit
 phone by its one-time link (the old phone is told, the link opens nothing a second time);

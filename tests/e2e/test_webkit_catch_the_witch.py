@@ -1,4 +1,4 @@
-"""Issue 36, Safari's engine: a whole game of Catch the Witch in WebKit (tests/support/
+"""Safari's engine: a whole game of Catch the Witch in WebKit (tests/support/
 webkit.py), one phone among the local stack's four bots, played through taps alone
 (tests/support/ui_table.py's player), with the host's table screen open in a second WebKit
 session following it to the result. On the way the phone is put away twice, as iPhones are,

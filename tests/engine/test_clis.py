@@ -84,7 +84,7 @@ def test_simulate_json_has_the_promised_fields(capsys):
     assert sum(result["wins"].values()) == 6
     assert set(result["reasons"]) == REASONS
     assert result["avg_days"] > 0
-    # Issue 17: how well the bots deduce, counted over the games.
+    # How well the bots deduce, counted over the games.
     assert 0 <= result["single_vote_exiles"] <= result["exiles"]
     assert 0 <= result["exiles_of_witches"] <= result["exiles"]
     assert result["rituals_succeeded"] <= result["rituals_held"]
@@ -99,7 +99,7 @@ def test_simulate_table_for_a_range(capsys):
     assert table[0].startswith("cats | games | villagers") and len(table) == 3
 
 
-# -- --game: the command lines look the game up in engine/games.py (issue 12) ---------------
+# -- --game: the command lines look the game up in engine/games.py --------------------------
 def test_the_default_game_is_catch_the_witch(capsys):
     args = ["--players", "4", "--games", "2", "--seed", "5", "--json"]
     assert simulate.main(args) == 0

@@ -1,4 +1,4 @@
-"""Errors are codes worded on the phone (issue 13): every code the server can send has a
+"""Errors are codes worded on the phone: every code the server can send has a
 string ``error_<code>`` in every language, whose placeholders the refusal fills in."""
 
 import re

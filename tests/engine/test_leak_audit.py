@@ -42,7 +42,7 @@ _own_gathered = views_module._gathered
         lambda mp: mp.setattr(
             views_module, "_role_set", lambda s: dict(s.days[-1].places) if s.days else {}
         ),
-        # every cat's gathered cards shown to each (issue 13: me.gathered is one's own)
+        # every cat's gathered cards shown to each (me.gathered is one's own)
         lambda mp: mp.setattr(
             views_module,
             "_gathered",

@@ -1,4 +1,4 @@
-"""No side channels: a refusal tells a cat nothing its own view does not (issue 18).
+"""No side channels: a refusal tells a cat nothing its own view does not.
 
 A refused action comes back to its sender as (code, params, message, RULES §). Whether an action
 is refused, and how, must therefore depend only on what the sender's own view shows:
@@ -317,7 +317,7 @@ def check_role_actions_refused_alike(states: list[GameState]) -> None:
 
 # -- the checks have teeth -----------------------------------------------------------------
 def _step_first_choose_guard(self, cat, action):
-    """The refusal order before issue 18: the step first, so the guard step showed."""
+    """The old refusal order: the step first, so the guard step showed."""
     self._need_phase(Phase.PLACE_CHOICE, what="Choosing Guard", rule="§6.3")
     if cat.role is not Role.KNIGHT:
         raise IllegalAction("Only the Guardian Knight can guard.", "§6.3")

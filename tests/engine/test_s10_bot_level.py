@@ -1,4 +1,4 @@
-"""RULES §10 room options, issue 34: the bot level, a gentler table to learn at.
+"""A room option beside RULES §10's (docs/engine.md): the bot level, a gentler table to learn at.
 
 The host picks how sharply the room's bots deduce: sharp (the default, the bots of the
 balance, §11) or gentle. Bots read it from their own view's settings alone.
@@ -41,8 +41,8 @@ def _day_1_witch_exiles(level: str, seeds: range) -> int:
 
 
 def test_s10_gentle_bots_exile_a_witch_on_day_1_less_often_than_sharp_ones():
-    """Same seeded deals at both levels (issue 34: the village found the newcomer's witch
-    on day 1 in 3 of 5 games); docs/balance.md "The gentle table" has the 400-game figures."""
+    """Same seeded deals at both levels (sharp bots found a newcomer's witch on day 1 in
+    3 of 5 games); docs/balance.md "The gentle table" has the 400-game figures."""
     seeds = range(7_000, 7_040)
     sharp, gentle = _day_1_witch_exiles("sharp", seeds), _day_1_witch_exiles("gentle", seeds)
     assert gentle < sharp * 0.8, (sharp, gentle)

@@ -64,7 +64,7 @@ def test_s12_names_match_the_vocabulary():
     assert {r.value for r in Reason} == {
         "seals_complete", "witches_exiled", "witches_all_frogs", "knights_vote_success",
         "witches_take_over", "knights_vote_fail", "jester_exiled"}  # fmt: skip
-    assert len(ACTION_TYPES) == 19  # §12's 17, and issue 34's guess_place and guess_spell
+    assert len(ACTION_TYPES) == 19  # §12's 17, and §3.3's guess_place and guess_spell
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""RULES §11 (issue 17): the bots the balance rests on deduce from what they see.
+"""RULES §11: the bots the balance rests on deduce from what they see.
 
 The belief (engine/catch_the_witch/belief.py) is checked on hand-made views, one kind of
 fact at a time, and the bots' table convention for a ritual's cards; the simulator's
@@ -284,7 +284,7 @@ def test_s11_on_the_knights_day_a_small_table_still_votes_whoever_may_be_the_jes
     assert bots.decide(view, Rng(1))["target"] in ("Cat2", "Cat3", "Cat4")
 
 
-#: The most single-vote exiles allowed, per count: issue 17's target, 30 % (over 2,000
+#: The most single-vote exiles allowed, per count: the balance's target, 30 % (over 2,000
 #: games, docs/balance.md: 16 % at 8 cats, 17 % at 12; on these 60 games, 18 % at 8).
 MOST_SINGLE_VOTE_EXILES = {8: 0.30, 12: 0.30}
 
@@ -292,8 +292,9 @@ MOST_SINGLE_VOTE_EXILES = {8: 0.30, 12: 0.30}
 @pytest.mark.slow  # deduction counts: no coverage tracing
 @pytest.mark.parametrize("count", [8, 12])
 def test_s11_exiles_are_decided_by_several_votes_and_often_hit_a_witch(count):
-    """Issue 17's targets (< 30 % single-vote exiles, ≥ 40 % of exiles a witch) are
-    measured on 2,000 games by `make balance`; this guards them on 60 seeded games."""
+    """The balance's targets (docs/balance.md: < 30 % single-vote exiles, ≥ 40 % of exiles
+    a witch) are measured on 2,000 games by `make balance`; this guards them on 60 seeded
+    games."""
     result = simulate(count, games=60, seed=20_000)
     assert result["exiles"] > 60
     assert result["single_vote_exile_rate"] < MOST_SINGLE_VOTE_EXILES[count], result

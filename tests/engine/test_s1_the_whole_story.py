@@ -1,4 +1,4 @@
-"""RULES §1: the result screen reveals the timeline, "the whole story" (issue 15): each
+"""RULES §1: the result screen reveals the timeline, "the whole story": each
 day's places, guard, spells, proposals with their yes/no, ritual, exile votes, Seer looks
 and Pickpocket peeks and thefts, in the end view every phone and the table screen get.
 Cats are named there by seat (1-based, as in the view's ``players``)."""

@@ -1,4 +1,4 @@
-"""RULES §3.3 as amended by issue 34 (docs/engine.md): in the witches' 15 s every cat in
+"""RULES §3.3 as amended (docs/engine.md): in the witches' 15 s every cat in
 human form who is not a witch guesses where a witch gathers, which spell and on whom, so
 that every phone has the same pop-up to tap. A guess is its guesser's alone and the rules
 never read it."""

@@ -1,5 +1,5 @@
-"""RULES §3.6 and §8, with UX.md's "who has voted (never how) is shown on every vote"
-(issue 34): every view, the table screen's too, names the cats whose yes/no or exile
+"""RULES §3.6 and §8, with UX.md's "who has voted (never how) is shown on every vote":
+every view, the table screen's too, names the cats whose yes/no or exile
 vote is in, in seat order, and nothing of what they voted."""
 
 from engine.catch_the_witch import Phase

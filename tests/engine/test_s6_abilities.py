@@ -151,7 +151,7 @@ def test_s6_3_guard_place_timeout_is_a_random_open_place():
 
 
 def test_s6_3_the_guard_keeps_the_place_choices_countdown_on_every_phone():
-    """Issue 34: the Knight's guard step had a fresh countdown of its own, so his phone
+    """The Knight's guard step had a fresh countdown of its own, so his phone
     showed a different time from every other at the same moment. It now ends when the
     place choice would have, as every phone shows, or GUARD_MIN_SECONDS after it began."""
     t = Table(SIX, settings={"discussion_limit": 60}, required=FISH)

@@ -60,7 +60,7 @@ def test_s7_success_iff_the_cards_equal_the_required_multiset_and_cards_are_disc
     t = at_ritual(members=("Bo", "Cy"))
     t.do("Bo", "play_card", card="fish")
     # Who has still to play is the step's waiting list; nobody else learns what Bo played,
-    # nor is pushed anything while the other members are still to play (issue 16).
+    # nor is pushed anything while the other members are still to play (every frame is billed).
     assert t.view("Di")["waiting"] == ["Cy"] and "played" not in t.view("Di")["today"]
     t.do("Cy", "play_card", card="fish")
     assert t.state.seals == 1 and t.state.rituals_held == 1

@@ -1,4 +1,4 @@
-"""Issue 32, point 1: the deal can't be computed from the table. A game's every draw comes
+"""The deal can't be computed from the table. A game's every draw comes
 from a 256-bit key (engine/rng.py), each bit of which changes the deal; what the table sees
 is drawn from a stream of its own, so it narrows nothing secret; and a search of the keys
 from the table screen works only on a key space made small on purpose."""

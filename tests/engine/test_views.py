@@ -63,7 +63,7 @@ def test_records_are_sent_as_pydantic_would_send_them():
     assert {cls.__name__ for cls in seen} >= {"Proposal", "SpellCast", "ExileVote", "Note"}
 
 
-# -- all you may know (issue 13): what you gathered, every private result, all game ----------
+# -- all you may know: what you gathered, every private result, all game -------------------
 FISH = [["fish", "fish"]] + [["fish"] * 3] * 6
 
 

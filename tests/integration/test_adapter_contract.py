@@ -33,7 +33,7 @@ from functions.room_service.domain.room import (
     hash_token,
     watcher_binding,
 )
-from functions.room_service.service.commands import (
+from functions.room_service.domain.timers import (
     AwayCheckTimer,
     DeadlineTimer,
     HostCheckTimer,
@@ -254,7 +254,7 @@ def test_save_fails_whole_if_an_absent_submission_exists(adapters):
 
 # -- connections ----------------------------------------------------------------------------------
 def test_a_table_screen_s_binding_and_watchers_are_kept_as_bound(adapters):
-    """Issue 15: a watcher's binding names no seat and no token (empty strings, which
+    """A watcher's binding names no seat and no token (empty strings, which
     DynamoDB keeps for attributes that are not keys); the room keeps its watchers."""
     connections = adapters.connections
     connections.bind("tv", watcher_binding(CODE))

@@ -1,4 +1,4 @@
-"""Issue 14: Burn the Witch through the Lambda handlers on moto (DynamoDB, SQS timers, the
+"""Burn the Witch through the Lambda handlers on moto (DynamoDB, SQS timers, the
 management API), as deployed: whole games whose bots choose every move from their own
 views, with the timers off and on, each phone getting only its own views."""
 

@@ -1,4 +1,4 @@
-"""Issue 37: `make destroy` (python -m deploy destroy, deploy/stack.py) on a stack in any
+"""`make destroy` (python -m deploy destroy, deploy/stack.py) on a stack in any
 state, and `python -m deploy rollback` on an update that failed to roll back.
 
 moto's CloudFormation runs a stand-in stack with the real stack's FrontendBucket (moto

@@ -1,4 +1,4 @@
-"""Issue 37: `make deploy`'s preflight (deploy/preflight.py) on the answers AWS gives a new
+"""`make deploy`'s preflight (deploy/preflight.py) on the answers AWS gives a new
 account, a roomier one, and stacks in every state a failed deploy leaves.
 
 AWS answers through botocore's Stubber: each client gets exactly the responses queued for

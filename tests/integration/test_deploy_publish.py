@@ -1,4 +1,4 @@
-"""Issue 11: what `make deploy` does after `sam deploy`, against moto (CloudFormation
+"""What `make deploy` does after `sam deploy`, against moto (CloudFormation
 outputs, S3, CloudFront), and the published client in a real browser.
 
 The stack here is a stand-in with the real stack's outputs (moto cannot run the SAM
@@ -178,7 +178,7 @@ def test_the_published_client_boots_from_its_versioned_assets_and_plays(stack, p
     the local stack's). Every HTTP request is answered from the published objects with
     their stored content type and the template's response headers policy, as CloudFront
     answers (a missing key: 403, as S3 behind CloudFront does), at the local stack's own
-    address: $connect accepts only the site's origin (issue 37), and there the site is the
+    address: $connect accepts only the site's origin, and there the site is the
     local stack. The WebSocket itself is not routed: it reaches the local stack."""
     from playwright.sync_api import expect
 

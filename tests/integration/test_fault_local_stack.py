@@ -1,4 +1,4 @@
-"""Fault tests on the local stack (issue 6): the game finishes correctly every time.
+"""Fault tests on the local stack: the game finishes correctly every time.
 
 1. The gateway and its Lambdas crash (SIGKILL) mid-game and start again on the same port,
    over the same store (moto run apart from the stack, as DynamoDB and SQS outlive API

@@ -1,4 +1,4 @@
-"""Fault test (issue 6): SQS delivers at least once and never early, but may deliver
+"""Fault test: SQS delivers at least once and never early, but may deliver
 twice or late. Every timed step here ends by its deadline (the bots act only where a step
 has no timer), and every timer is delivered twice, the second copy up to 40 s late, or
 only late. The game must play out exactly as with each timer delivered once, on time."""

@@ -1,4 +1,4 @@
-"""Issue 11: every AWS call the handlers make is allowed by template.yaml's IAM policies,
+"""Every AWS call the handlers make is allowed by template.yaml's IAM policies,
 and the policies allow nothing the calls do not need (tests/support/iam.py says how).
 
 Whole games and the room's other paths (lobby kicks and leaves, reconnects, the host's
@@ -62,7 +62,7 @@ def _play_every_path(cloud) -> None:
     cloud.send("Cy-new", action="take_seat", room=code, key=cloud.last("Cy", "seat_link")["key"])
     assert cloud.last("Cy-new", "joined")["name"] == "Cy"
     cloud.disconnect("Ann")
-    _fire_every_due_timer(cloud)  # Ann's host check, and her away check (issue 13)
+    _fire_every_due_timer(cloud)  # Ann's host check, and her away check
     assert lambda_app.timer_service().current_room(code).state.cat("Ann").away
     # a whole game, then a rematch: five cats make the calls twelve do (it took 49 s at 12)
     names, _, _ = cloud.table(5, {"discussion_limit": 30})
@@ -110,7 +110,7 @@ def test_every_function_of_the_template_made_calls_and_every_call_is_allowed(rec
 
 
 def test_a_transaction_that_ends_a_step_was_recorded_item_by_item(recorded):
-    """The kind of call the landed policy refused (issue 11): moto let it through."""
+    """The kind of call the landed policy refused on AWS: moto let it through."""
     calls, stack, _ = recorded
     kinds = Counter(
         need.action

@@ -194,7 +194,7 @@ class ServiceLambdas(RecordingLambdas):
 
 
 def test_a_frame_nested_too_deep_to_parse_is_answered_once_like_any_unreadable_frame():
-    """Issue 32: a frame of about 1,900 nested brackets (under 4 KB) made the route
+    """A frame of about 1,900 nested brackets (under 4 KB) made the route
     selection's JSON parser raise RecursionError, and the frame went unanswered. Like any
     frame that cannot be read ("not json"), it now goes to $default, whose handler answers
     it with one error (the service refuses it as nested too deeply)."""
@@ -320,15 +320,15 @@ def test_the_table_and_queues_are_created_from_the_template_and_the_environment_
     assert env["TABLE_NAME"] == provisioned.tables["RoomsTable"]
     assert env["TIMER_QUEUE_URL"] == provisioned.queue_urls["TimerQueue"]
     assert env["WEBSOCKET_ENDPOINT"] == "http://127.0.0.1:8080/prod"
-    # Only pages served here may open a WebSocket (issue 37): this computer by its
+    # Only pages served here may open a WebSocket: this computer by its
     # loopback names, and the LAN address the banner prints, if any.
     origins = env["ALLOWED_ORIGINS"].split()
     assert origins[:3] == ["http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080"]
     assert origins[3:] == ([f"http://{lan_address()}:8080"] if lan_address() else [])
 
 
-# -- the browser security headers of the site (issue 37) ---------------------------------------
-#: The response headers policy as issue 37 has the deployed site send it (template.yaml's
+# -- the browser security headers of the site --------------------------------------------------
+#: The response headers policy the deployed site sends (template.yaml's
 #: FrontendHeadersPolicy), attached to a distribution as template.yaml attaches it.
 HEADERS_POLICY = """
 Resources:
@@ -448,7 +448,7 @@ def test_every_response_of_the_site_carries_the_headers_with_this_gateways_webso
 
 
 def test_the_sites_text_goes_compressed_and_nothing_outside_frontend_is_served():
-    """Issue 36, a light first view: the phone's pages, scripts, styles and strings are sent
+    """A light first view on a slow network: the phone's pages, scripts, styles and strings are sent
     gzip-compressed when the phone accepts it (as CloudFront's ``Compress`` sends them
     deployed), whole when it does not; a path that leads out of frontend/ finds nothing."""
     asked = ["/", "/js/app.js", "/css/style.css", "/i18n/en.json", "/vendor/qrcode.mjs"]

@@ -171,7 +171,7 @@ async def _burn_the_witch_with_the_stacks_bots(stack: LocalStackProcess) -> dict
 
 
 def test_make_dev_bots_play_a_whole_game_of_burn_the_witch_with_a_person():
-    """Issue 14: the bots `make dev --bots N` seats play whichever game the room has."""
+    """The bots `make dev --bots N` seats play whichever game the room has."""
     bots_stack = LocalStackProcess("--bots", "4", "--think", "0-0.05", time_scale=BOT_TIME_SCALE)
     try:
         played = asyncio.run(_burn_the_witch_with_the_stacks_bots(bots_stack))
@@ -195,7 +195,7 @@ def test_the_phone_client_and_its_config_are_served_on_the_same_port(stack):
 
 def test_ctrl_c_stops_everything_cleanly_within_2_s_with_phones_attached():
     """On a stack of its own: run four at a time, the module's shared one may still serve
-    another of its tests. Issue 36: Ctrl-C stops everything within 2 s, its Lambda workers,
+    another of its tests. Ctrl-C stops everything within 2 s, its Lambda workers,
     poller and store included, though seated phones are connected and reconnect at once
     (it once printed "Stopped." and lived on for about 12 s)."""
     stack = LocalStackProcess("--workers", "4", "--bots", "2")

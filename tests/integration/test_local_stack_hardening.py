@@ -1,4 +1,4 @@
-"""The local stack (`make dev`) hardened (issue 18, deliverables 9 and 11):
+"""The local stack (`make dev`) hardened:
 
 - The management API and the /local/ control endpoints answer only this computer
   (a loopback source), 403 to anyone on the LAN, while phones on the LAN still get the
@@ -155,7 +155,7 @@ def test_a_stack_on_another_address_adds_the_loopback_listener_the_handlers_post
     """`--host <address>`: phones play there, and the handlers' management calls (always
     to 127.0.0.1) reach them through the listener the stack adds on 127.0.0.1.
 
-    Issue 37 on the same stack: a handshake from a page of another origin is refused
+    The origin check on the same stack: a handshake from a page of another origin is refused
     (403) by the real $connect handler, lookalikes too; the stack's own origins (the
     address phones use, this computer's loopback names) and a handshake with no Origin
     get their socket (101). The client's page carries the site's headers, its CSP naming
@@ -369,7 +369,7 @@ def test_a_worker_killed_mid_game_fails_one_frame_and_the_game_goes_on():
         assert victim not in {w["pid"] for w in stats["lambda"]["workers"]}
 
         # The next frames are answered: every phone's ping gets its pong (or its view,
-        # which stands for the pong when the phone's was not the current one: issue 16).
+        # which stands for the pong when the phone's was not the current one: one message, not two).
         def answers(bot):
             return sum(m.get("type") in ("pong", "view") for m in bot.received)
 

@@ -1,4 +1,4 @@
-"""Issue 37, deliverable 5: only the site's own origin opens a WebSocket. `$connect` reads
+"""Only the site's own origin opens a WebSocket. `$connect` reads
 the handshake's ``Origin`` header from the API Gateway event and refuses (403) one that
 ``ALLOWED_ORIGINS`` does not list, compared exactly: scheme, host (any case) and port, no
 prefix or suffix matching. A handshake without an Origin is let through (only a

@@ -1,4 +1,4 @@
-"""Issue 37: `make smoke` (python -m deploy.smoke) proves a deployment by playing it.
+"""`make smoke` (python -m deploy.smoke) proves a deployment by playing it.
 
 Against the local stack as the deployment (its game clock BOT_TIME_SCALE times the
 wall's): it passes there and leaves no room open; it fails, with a line naming where, when
@@ -44,7 +44,7 @@ from tests.support.local_stack_process import BOT_TIME_SCALE, ROOT, LocalStackPr
 
 API_URL = "wss://abc123.execute-api.eu-west-1.amazonaws.com/prod"
 SITE_URL = "https://d111111abcdef8.cloudfront.net/"
-#: The headers issue 37 asks of the deployed site (CloudFront's response headers policy).
+#: The headers the deployed site must send (CloudFront's response headers policy).
 DEPLOYED_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; "
     f"connect-src 'self' {origin_of(API_URL)}; frame-ancestors 'none'; base-uri 'none'",
@@ -145,7 +145,8 @@ def test_a_game_that_cannot_finish_fails_at_its_limit_naming_its_step(stack):
 
 def test_a_socket_refused_at_connect_fails_naming_the_status(stack):
     """A handshake answered with an HTTP status: another site's Origin (the origin check's
-    403): the phones send --origin. (Issue 36: no seat is refused at $connect any more.)"""
+    403): the phones send --origin. (No seat is refused at $connect any more: the first
+    frame names it.)"""
     for refused in (["--websocket-url", stack.websocket_url, "--origin", "https://evil.example"],):
         code, output = smoke(*refused, "--site-url", stack.http_url, "--only", "games")
         assert code == 1, output

@@ -105,7 +105,7 @@ def test_the_package_holds_the_code_and_no_tests_or_frontend(tmp_path):
     assert (target / "functions" / "message.py").exists()
     assert not (target / "functions" / "requirements.txt").exists()
     assert not list(target.rglob("test_*.py")) and not list(target.rglob("__pycache__"))
-    domain = target / "functions" / "room_service" / "domain"  # issue 32: the table, not its
+    domain = target / "functions" / "room_service" / "domain"  # the table, not its
     assert (domain / "name_tables.py").exists()  # generator (which needs PyICU, a dev package)
     assert not (domain / "make_name_tables.py").exists()
     check = "import functions.connect, functions.message, functions.disconnect, functions.timer"
@@ -119,7 +119,7 @@ def _pins() -> dict[str, str]:
 
 
 def test_the_lambda_package_ships_exactly_the_pinned_wheels_with_312_bytecode(tmp_path):
-    """Issue 11: `make package` from the lock, for arm64 / Python 3.12, nothing unpinned
+    """`make package` from the lock, for arm64 / Python 3.12, nothing unpinned
     (a missing pin would show up as an extra distribution), bytecode for 3.12 only."""
     target = tmp_path / "lambda"
     subprocess.run(["make", "-s", "package", f"PACKAGE_DIR={target}"], cwd=ROOT, check=True)
@@ -198,13 +198,13 @@ def _default(template: dict, value):
 
 
 #: Messages a second one room sends API Gateway (bench/backend.py: 12-cat games, pings
-#: included), and the concurrent rooms the stage must carry (issue 11).
+#: included), and the concurrent rooms the stage must carry.
 MESSAGES_PER_ROOM_SECOND = 0.29
 ROOMS = 5_000
 
 
 def test_the_stage_throttles_every_route_and_is_sized_for_5000_rooms(template):
-    """A flood is bounded by API Gateway before any Lambda runs (issue 6), but 5,000
+    """A flood is bounded by API Gateway before any Lambda runs, but 5,000
     rooms pass; the account's quota (10,000/s, burst 5,000) caps any stage."""
     (stage,) = of_type(template, "AWS::ApiGatewayV2::Stage").values()
     limits = stage["Properties"]["DefaultRouteSettings"]
@@ -222,7 +222,7 @@ RECONNECT_ALL_SECONDS = 300
 
 
 def test_connect_is_throttled_tighter_than_messages_but_lets_every_phone_reconnect(template):
-    """Issue 18: a handshake flood is cut by its own route throttle, below the messages'
+    """A handshake flood is cut by its own route throttle, below the messages'
     budget, yet every phone of 5,000 rooms can reconnect within five minutes."""
     (stage,) = of_type(template, "AWS::ApiGatewayV2::Stage").values()
     default = stage["Properties"]["DefaultRouteSettings"]
@@ -280,7 +280,7 @@ def _transformed(template: dict, monkeypatch) -> dict:
 
 def test_every_function_logs_with_a_retention_and_traces_nothing(template, monkeypatch):
     """No X-Ray: SAM attaches its write policy to a function's role for any Tracing value
-    but Disabled, PassThrough included (issue 37); without the property Lambda passes
+    but Disabled, PassThrough included; without the property Lambda passes
     traces through and no role gets the policy."""
     groups = of_type(template, "AWS::Logs::LogGroup")
     named = {g["Properties"].get("LogGroupName", {}).get("Fn::Sub") for g in groups.values()}
@@ -297,7 +297,7 @@ def test_every_function_logs_with_a_retention_and_traces_nothing(template, monke
 
 
 def test_the_timer_function_reserves_only_what_the_account_allows(template, monkeypatch):
-    """Issue 37: 0 by default (a new account's Lambda quota can be 10, and 100 must stay
+    """0 by default (a new account's Lambda quota can be 10, and 100 must stay
     unreserved; the preflight raises it where the account allows), and 1 refused before
     any resource is made: the SQS event source's MaximumConcurrency takes 2 to 1000."""
     timer = template["Resources"]["TimerFunction"]["Properties"]
@@ -390,7 +390,7 @@ def test_every_metric_an_alarm_combines_is_filled_with_zero(template):
 
 
 def test_refused_connects_are_not_server_errors_and_limits_have_their_own_alarm(template):
-    """Issue 37: API Gateway counts every 4XX/5XX answer of the $connect function as an
+    """API Gateway counts every 4XX/5XX answer of the $connect function as an
     IntegrationError, refusals included; the functions count those as ConnectRefused, taken
     out again (clamped at 0). Players refused by the game's limits alarm on their own."""
     errors = _queries(template["Resources"]["ApiServerErrorsAlarm"])
@@ -428,7 +428,7 @@ def test_refused_connects_are_not_server_errors_and_limits_have_their_own_alarm(
         assert len(alarm["Properties"].get("Metrics", [])) <= 10  # CloudWatch's limit per alarm
 
 
-#: The response headers every page of the site carries (issue 37); the local server reads
+#: The response headers every page of the site carries; the local server reads
 #: the same policy (local_stack/template.py).
 FRONTEND_HEADERS = {
     "FrameOptions": {"FrameOption": "DENY", "Override": True},

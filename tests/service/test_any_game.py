@@ -121,7 +121,7 @@ def test_a_coin_game_from_the_lobby_to_the_result_and_a_rematch(coin):
     send_ok(h, "Ann", "ok")
     send_ok(h, "Bo", "ok")
 
-    # The game is over: the room is back in the lobby (issue 13), keeping the result for
+    # The game is over: the room is back in the lobby, keeping the result for
     # the seats that played it; Cy, who left, has no seat any more.
     lobby = h.view("Ann")
     assert lobby["phase"] == "lobby" and [s["name"] for s in lobby["seats"]] == ["Ann", "Bo"]

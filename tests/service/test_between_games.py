@@ -1,4 +1,4 @@
-"""Issue 13, deliverables 5 and 4 (server part): between games the room is a lobby again,
+"""Between games the room is a lobby again,
 and a phone offline for a minute during a game is marked Away (room option ``auto_away``).
 
 Everything goes through the wire protocol (docs/protocol.md) with in-memory ports and a

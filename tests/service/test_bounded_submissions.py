@@ -1,4 +1,4 @@
-"""Issue 18 (unbounded growth): a seat's pending moves in one step are bounded, with a
+"""No unbounded growth: a seat's pending moves in one step are bounded, with a
 clear error before DynamoDB's item limit, and a changed choice replaces the earlier one."""
 
 from functions.room_service.service import unit_of_work

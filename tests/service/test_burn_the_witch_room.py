@@ -1,4 +1,4 @@
-"""Issue 14, deliverable 5 (server part): Burn the Witch played through the room service,
+"""Burn the Witch played through the room service,
 as phones play it (docs/protocol.md), with in-memory ports and a fake clock
 (tests/support/service_harness.py): whole games whose every move a bot chooses from its own
 view (engine/burn_the_witch/bots.py), a game where nobody moves and every timer runs out,
@@ -122,7 +122,7 @@ def test_a_phone_that_reconnects_in_every_phase_gets_the_same_seat_and_view():
 
 
 def test_a_phone_gone_a_minute_is_marked_away_and_the_game_plays_on_without_it():
-    """§6 Away (issue 13's auto-Away): the game makes an Away player's choices at once."""
+    """§6 Away (the room's ``auto_away``): the game makes an Away player's choices at once."""
     names = TEN[:6]
     h = _started(names)
     h.service.disconnect("Cy")

@@ -1,11 +1,11 @@
-"""Hostile input (issue 6): at least 1,000 malformed or hostile frames from one seated
+"""Hostile input: at least 1,000 malformed or hostile frames from one seated
 phone mid-game. Each must get an error reply (to that phone only), change nothing in the
 store, and never crash the handler (any exception but the service's own refusal fails).
 
 Kinds: bad JSON and non-object JSON, frames over the 4 KB cap, deep nesting, wrong field
 types, actions naming another seat, actions of the wrong step, stale actions replayed
 from earlier in the game (this phone's and others'), unknown actions, timers from a phone,
-moves carrying a `type` that would rename them (issue 18).
+moves carrying a `type` that would rename them.
 `FUZZ_EXAMPLES` sets the count (default 1,200).
 """
 

@@ -1,4 +1,4 @@
-"""Issue 14, deliverable 1 (server part): the host chooses the room's game in the lobby with
+"""The host chooses the room's game in the lobby with
 the ``settings`` action's optional ``game`` field (docs/protocol.md, Client → server).
 
 Everything goes through the wire protocol with in-memory ports and a fake clock

@@ -1,4 +1,4 @@
-"""The local stack's time scale (issue 33): game time N times faster through one clock,
+"""The local stack's time scale: game time N times faster through one clock,
 the handlers', the timer queue's delays and the phones' countdowns; never on AWS."""
 
 import json
@@ -16,8 +16,8 @@ from functions.room_service.adapters.clock import (
     clock_from_environment,
 )
 from functions.room_service.adapters.sqs import SqsTimers
+from functions.room_service.domain.timers import DeadlineTimer
 from functions.room_service.entrypoints import lambda_app
-from functions.room_service.service.commands import DeadlineTimer
 from local_stack.__main__ import parse_args
 from local_stack.stack import LocalStack, Options
 from local_stack.template import Template

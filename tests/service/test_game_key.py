@@ -1,4 +1,4 @@
-"""Issue 32, point 1, in the room: every game a room starts, the first and each "Play
+"""The deal's key, in the room: every game a room starts, the first and each "Play
 again", is keyed by at least 32 bytes read from the operating system's CSPRNG, and the key
 reaches no phone, no log line and no metric."""
 

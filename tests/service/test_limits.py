@@ -1,4 +1,4 @@
-"""Limits that hold across containers (issue 18, deliverable 2).
+"""Limits that hold across containers.
 
 Each test reproduces one finding made against the local stack, with the old code's
 result in its docstring: the per-connection bucket lived in each container's memory,
@@ -57,7 +57,7 @@ def error_codes(h: Harness, connection: str) -> list[str]:
 
 def answered(message: dict) -> bool:
     """A ping processed: answered by a pong, or by the phone's view (a ping without a
-    ``rev`` always gets it), which stands for the pong (issue 16: one message)."""
+    ``rev`` always gets it), which stands for the pong (one message, not two)."""
     return message["type"] in ("pong", "view")
 
 
@@ -112,7 +112,7 @@ def test_a_burst_spread_over_two_containers_gets_one_connection_pace():
 
 
 def test_no_second_and_no_minute_holds_more_than_the_pace_however_frames_spread():
-    """Issue 37: a burst of 200 pings on the local stack had up to 64 processed within one
+    """A burst of 200 pings on the local stack had up to 64 processed within one
     second (fixed windows: 30 at the end of one second and 30 at the start of the next,
     restarted late by racing containers). Now at most 30 in ANY second and 300 in any
     minute, over three containers. Old code: 60 in the second that straddles a boundary."""
@@ -156,7 +156,7 @@ def test_frames_that_waited_for_a_container_are_judged_by_when_they_were_sent():
 
 
 def test_a_flood_of_covers_meets_the_pace_in_its_container_and_asks_no_table():
-    """A cover asks nothing and reaches no table (issue 34): it is paced in its container's
+    """A cover asks nothing and reaches no table: it is paced in its container's
     memory alone, so a flood of covers is refused there, with no DynamoDB call, and a ping
     after it is refused too."""
     h = Harness()
@@ -218,7 +218,7 @@ def seated_flood(addresses: list[str]) -> tuple[Harness, list[RoomService], dict
 
 
 def test_twelve_connections_from_one_address_are_held_to_the_address_pace():
-    """Issue 37: 12 connections at 30 pings a second for 4 s (1,440 pings, every limit then
+    """12 connections at 30 pings a second for 4 s (1,440 pings, every limit then
     respected) took a phone in another room from 20 ms to 1,525 ms on the local stack.
     From ONE address, now: past each connection's quiet share, its frames count against the
     address (100 a second, 100 at once); the other room's every ping is answered.
@@ -374,7 +374,7 @@ def probe(h: Harness, attempts: int, seconds: float, connections: int) -> list[s
 
 
 def test_join_attempts_from_one_address_stop_at_the_hourly_cap():
-    """Old code: 20 connections probed 603 room codes in 3.9 s (200 tried). Since issue 37
+    """Old code: 20 connections probed 603 room codes in 3.9 s (200 tried). Now
     that pace is over the address's pace (155 frames a second): fewer are tried. A prober
     within its connections' quiet shares (15 a second) meets the join cap: 200 tried, then
     too_many_joins."""

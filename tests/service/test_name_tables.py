@@ -1,4 +1,4 @@
-"""The look-alike tables names.py ships (name_tables.py) against ICU itself (issue 32).
+"""The look-alike tables names.py ships (name_tables.py) against ICU itself.
 
 ICU comes from PyICU, a dev dependency (the Lambda package does not have it): the file in
 the repository must be what make_name_tables.py writes from the installed ICU, and names.py's
@@ -79,7 +79,7 @@ def test_the_skeleton_of_strings_of_look_alikes_and_marks_is_icus():
 
 def test_names_clash_exactly_where_icus_skeletons_agree_but_for_small_capitals():
     """No name is refused beyond what ICU's skeleton says (in one of the three cases): the
-    real names of the four languages, the table's names and issue 32's look-alikes."""
+    real names of the four languages, the table's names and test_names.py's look-alikes."""
     everyone = {*itertools.chain(*REAL_NAMES.values()), *itertools.chain(*IMITATIONS)}
     everyone |= {*BOT_NAMES, "Tom", "Tοm", "Cam", "Carn", "ВОВ", "Ian", "lan"}
     small_capitals = names._table(name_tables.SMALL_CAPITALS)

@@ -1,6 +1,6 @@
-"""Player names (issue 18, deliverable 7): normalised, nothing invisible, 1–20 visible
-characters, and look-alike names refused as duplicates (functions/room_service/domain/names.py);
-issue 32: look-alikes from Unicode's confusables (ICU's skeletons, name_tables.py), real names
+"""Player names: normalised, nothing invisible, 1–20 visible
+characters, and look-alike names refused as duplicates (functions/room_service/domain/names.py):
+look-alikes from Unicode's confusables (ICU's skeletons, name_tables.py), while real names
 in the four languages still pass. The table against ICU itself: test_name_tables.py."""
 
 import itertools
@@ -122,7 +122,7 @@ def test_a_name_has_one_to_twenty_visible_characters():
 
 
 # -- look-alikes ----------------------------------------------------------------------------
-#: Issue 32: these passed next to a seated "Ann" and "Bob" under the hand-written table:
+#: These once passed next to a seated "Ann" and "Bob" under the hand-written table:
 #: Cherokee Ꭺ, small capital ᴀ, Armenian օ, the Devanagari, Lao and Thai zeros, Myanmar ဝ,
 #: small capital ᴏ.
 IMITATIONS = [("Ann", "Ꭺnn"), ("Ann", "ᴀnn"), ("Bob", "Bօb"), ("Bob", "B०b"), ("Bob", "B໐b"),

@@ -1,4 +1,4 @@
-"""One field names the action (issue 18, deliverable 8): a client's ``type`` can't rename
+"""One field names the action: a client's ``type`` can't rename
 it, and no client message ever reaches the engine as a ``timeout``."""
 
 import json

@@ -1,4 +1,4 @@
-"""Issues 15 and 32: every finished game can be downloaded from its room as a viewer's
+"""Every finished game can be downloaded from its room as a viewer's
 file, which shows it step by step as the table saw it and reveals what its end screen
 reveals, nothing more; the room's journal keeps every move, and plays to the same end
 (docs/replay.md, "A game played in a room").
@@ -273,7 +273,7 @@ def test_a_game_the_host_left_replays_with_the_departure_and_the_new_host():
 def test_a_step_ended_by_moves_written_meanwhile_is_written_down_once():
     """Di reads the role check with Ann's and Bo's moves pending; Cy's move is written
     before Di's, so Di's own write returns all four and Di's unit of work ends the step
-    from them (issue 16). Its journal is the four moves once, not the moves Di read,
+    from them (no read after the write). Its journal is the four moves once, not the moves Di read,
     then its own, then all four again: the replay would refuse a second "ready"."""
     names = CATS[:4]
     harness = Harness()

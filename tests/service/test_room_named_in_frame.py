@@ -1,4 +1,4 @@
-"""Issue 16: a seated phone names its room in every frame, so the service reads the room
+"""A seated phone names its room in every frame, so the service reads the room
 while it counts the message on the connection's item (one round trip for both, not two
 one after the other). The name is only a hint: the connection's binding says which seat
 speaks, a frame naming another room acts in the binding's room, and a frame naming no

@@ -14,7 +14,7 @@ from functions.room_service.service.replies import same_but_progress, view_for
 from tests.support.service_harness import Harness, before_the_move_of, result_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
-#: The fields of a Catch the Witch view a move may change without a push (issue 16).
+#: The fields of a Catch the Witch view a move may change without a push (fewer frames).
 WAITING = CatchTheWitch.progress_fields
 
 
@@ -51,7 +51,7 @@ def test_a_whole_game_through_the_service_with_bots(count):
     assert final["phase"] == "game_over" and final["outcome"]["reason"]
     assert h.metrics.counts["GamesFinished"] == 1
     room = h.room()
-    assert room.state is None and room.last_result == final  # back in the lobby (issue 13)
+    assert room.state is None and room.last_result == final  # back in the lobby
     for name in names:  # each phone's last view is its lobby view, with the game's result
         sent = h.view(name)
         assert sent["phase"] == "lobby" and sent["you"] == name and sent["last_result"] == final
@@ -108,7 +108,8 @@ def test_a_stranger_connection_can_only_create_or_join():
     assert "name is taken" in h.error("late")["message"]
     h.send("Ann", action="start")
     h.send("late", action="join", room=h.code, name="Eve")
-    assert h.error("late")["message"] == CannotJoin().message  # the same answer (issue 18)
+    # The same answer as for no such room: a prober learns nothing.
+    assert h.error("late")["message"] == CannotJoin().message
 
 
 def test_lobby_host_powers_reorder_kick_settings():
@@ -164,7 +165,7 @@ def _one_move(h: Harness, names: list[str]) -> None:
 
 
 def test_a_wrong_token_or_room_is_refused_over_the_opened_socket_then_hung_up():
-    """Issue 36: a seat is checked in the phone's first frame (``resume``), not at
+    """A seat is checked in the phone's first frame (``resume``), not at
     ``$connect``, whose refusal a browser cannot read (it looked like a bad network, and a
     bad network like a lost seat). A token that no seat of the room holds, or a room that
     is not there, gets one answer, ``seat_lost`` (the phone may forget its seat), and the
@@ -319,8 +320,8 @@ def test_ping_resends_the_view_only_when_the_phone_shows_another():
 
 def test_a_reconnecting_phone_takes_its_seat_with_its_first_frame_not_during_connect():
     """API Gateway answers 410 to posts while $connect runs: if $connect bound the seat, a
-    push caused by another cat's move could free it again (found by the local stack). Issue
-    36: $connect knows no seat at all; the phone's first frame, ``resume``, takes it."""
+    push caused by another cat's move could free it again (found by the local stack). So
+    $connect knows no seat at all; the phone's first frame, ``resume``, takes it."""
     names = ["Ann", "Bo", "Cy", "Di"]
     h = started(names)
     h.service.connect("bo-new")
@@ -340,7 +341,7 @@ def test_a_reconnecting_phone_takes_its_seat_with_its_first_frame_not_during_con
 
 
 def test_a_phone_back_after_its_socket_closed_gets_one_frame_for_its_resume():
-    """Issue 34's cut: the write that seats a reconnected phone pushes every seat its view
+    """One frame, not two: the write that seats a reconnected phone pushes every seat its view
     (who is connected changed), this phone's included; that view answers its ``resume``,
     which is not answered a second time (the same view again, or a pong beside it)."""
     h = started(["Ann", "Bo", "Cy", "Di"])
@@ -407,8 +408,8 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_refused_not_le
     """The other order: the host loads the proposal step, the Chief's proposal ends it (and
     records its version on the step's item), and only then is the host's Away mark written under the old
     step. The write is refused; loaded again, the mark was made on a step that is over: it
-    is refused (stale_move), never left behind and never played on the new step (issue 18:
-    moves belong to a step)."""
+    is refused (stale_move), never left behind and never played on the new step (moves
+    belong to a step)."""
     names = ["Ann", "Bo", "Cy", "Di", "Ed"]
     h = _at_a_proposal_by_someone_else(names)
     chief = h.view("Ann")["chief"]
@@ -430,7 +431,7 @@ def test_a_move_written_just_after_another_seat_ended_the_step_is_refused_not_le
 
 
 def test_the_last_move_completes_its_step_though_a_write_took_the_others_moves_meanwhile():
-    """Issue 16: the mover decides from what its own write returns. Di reads the room with
+    """The mover decides from what its own write returns. Di reads the room with
     two moves pending (Ann's, Bo's); before Di's move is written, Cy moves and a reconnected
     phone takes Bo's seat, a room write that merges the three moves into the room: the
     step's item no longer holds them. Merged into the room Di read, Di's move would look
@@ -512,7 +513,7 @@ def test_every_phone_always_holds_its_current_view_though_unchanged_views_are_no
 
 
 def test_s10_host_powers_pass_to_a_connected_human_never_a_bot_and_come_back():
-    """RULES §10 as amended by issue 34 (docs/rooms.md): a bot host never starts, so the
+    """RULES §10 as amended (docs/rooms.md): a bot host never starts, so the
     room would wait for ever; and the cat who made the room is its host again once back."""
     h = Harness()
     h.table(["Ann"])

@@ -1,7 +1,7 @@
-"""Issue 18, "Rooms": probing codes, ghost rooms, the host's name left behind, kicks that
+"""Rooms: probing codes, ghost rooms, the host's name left behind, kicks that
 were not bans, lobby squatting. Through the room service (in-memory ports, an injected
 clock: no sleeps). Each test failed on the code before the fix (b034b1a); the numbers are
-in docs/security.md "Rooms (issue 18)"."""
+in docs/security.md, section "Rooms"."""
 
 import json
 import math
@@ -213,7 +213,7 @@ def test_a_kicked_cat_is_kept_out_by_name_for_the_ban_time_then_may_return():
 
 
 def test_a_kicked_phone_is_told_why_then_its_socket_is_closed():
-    """Issue 37: the kicked phone's socket was left open (billed by the minute until it
+    """The kicked phone's socket was left open (billed by the minute until it
     idled out); it is closed (DeleteConnection) after the kick's message, and no one
     else's is."""
     h = lobby(["Ann", "Bo", "Cy", "Eve"])

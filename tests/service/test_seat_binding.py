@@ -1,5 +1,5 @@
-"""Issue 18, "Seat takeover (high)": a connection acts only for the seat whose token it
-proved (issue 36: in its ``resume`` frame), and only while that token is the seat's.
+"""No seat takeover: a connection acts only for the seat whose token it
+proved (in its ``resume`` frame), and only while that token is the seat's.
 Leaving, a kick or a new join under the same name ends every older binding, so a spare
 socket bound with an old token can no longer take the seat of the new cat of that name,
 and the old token opens nothing.
@@ -31,7 +31,7 @@ def _mia_replaced_with_a_spare_socket(how: str) -> Harness:
         h.send("Mia", action="leave")
     else:
         h.send("Ann", action="kick", target="Mia")
-        h.clock.now += KICK_BAN_SECONDS  # a kicked name is kept out this long (issue 18)
+        h.clock.now += KICK_BAN_SECONDS  # a kicked name is kept out this long
     h.send("mia-2", action="join", room=h.code, name="Mia")
     h.tokens["Mia"] = h.pusher.last("mia-2", "joined")["token"]
     return h
@@ -183,7 +183,7 @@ async def _takeover_over_websockets(url: str, how: str) -> dict:
 
 
 #: Leaving only: over real sockets the stack's clock cannot be moved past the ban a kick
-#: now puts on the name (issue 18); the in-memory tests above cover the kick that way.
+#: now puts on the name; the in-memory tests above cover the kick that way.
 @pytest.mark.parametrize("how", ["leave"])
 def test_spare_sockets_cannot_take_the_seat_over_the_local_stack(stack, how):
     result = asyncio.run(_takeover_over_websockets(stack.websocket_url, how))

@@ -1,4 +1,4 @@
-"""Issue 18, "no crash on stale connections": every message a leftover connection can
+"""No crash on stale connections: every message a leftover connection can
 send, in the lobby and in a game, gets an ``error`` (never an exception, which the
 gateway turns into "Internal server error") and changes nothing.
 
@@ -82,11 +82,11 @@ def _expected(connection: str, frame: dict, bound: bool) -> str | None:
     if action == "ping":
         return None  # a phone without a seat: pong, seq null (as a new phone's first ping)
     if action == "join":
-        return CannotJoin().message  # the sample's room, ABCD: no such room (issue 18)
+        return CannotJoin().message  # the sample's room, ABCD: no such room
     if action == "watch":
-        return TableKeyWrong().message  # a table screen of ABCD: no such room (issue 32)
+        return TableKeyWrong().message  # a table screen of ABCD: no such room
     if action == "resume":
-        return NO_SEAT  # the sample's room, ABCD, holds no seat with its token (issue 36)
+        return NO_SEAT  # the sample's room, ABCD, holds no seat with its token
     if action == "take_seat":
         return SeatLinkUsed().message  # the sample's room, ABCD: no seat's link opens
 

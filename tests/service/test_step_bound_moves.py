@@ -1,4 +1,4 @@
-"""Issue 18, deliverables 10 and 6: moves belong to a step, and nothing a phone gets back
+"""Moves belong to a step, and nothing a phone gets back
 tells it of moves or steps it cannot see.
 
 Found by a chaos soak of the local stack: moves carried no step, so a late or replayed
@@ -20,7 +20,7 @@ from functions.room_service.service.replies import same_but_progress
 from tests.support.service_harness import Harness, result_of
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"]
-#: The fields of a Catch the Witch view a move may change without a push (issue 16).
+#: The fields of a Catch the Witch view a move may change without a push (fewer frames).
 WAITING = CatchTheWitch.progress_fields
 
 
@@ -203,8 +203,8 @@ def test_a_rematch_numbers_its_steps_after_the_last_game_s():
 def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
     """§6.3 / §2.3: at every step, every seat pinging with the view it shows gets exactly a
     bare pong (whoever it is: witch, Knight, villager), and when the Knight's guard step
-    begins every seat is sent one frame, as long as the Knight's (issue 32: who gets a
-    frame must not point at the Knight), and nobody else's view or step changes."""
+    begins every seat is sent one frame, as long as the Knight's (who gets a frame
+    must not point at the Knight), and nobody else's view or step changes."""
     guard_steps = 0
     for seed in range(4):
         h, rng = _game(seed)
@@ -218,7 +218,7 @@ def test_pongs_and_step_numbers_tell_nothing_a_seat_cannot_see():
                 count, shown = len(h.messages(name)), h.pusher.last(name)
                 h.send(name, action="ping", rev=shown["rev"])
                 answer = [m for m in h.messages(name)[count:] if m["type"] == "view"]
-                # Only the names waited for may have changed unsent (issue 16), and a view
+                # Only the names waited for may have changed unsent (fewer frames), and a view
                 # that brings them is this seat's own.
                 assert all(same_but_progress(m["view"], shown["view"], WAITING) for m in answer), (
                     name

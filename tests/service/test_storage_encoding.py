@@ -1,4 +1,4 @@
-"""How rooms and pending moves are encoded in their items (issue 16: fewer write units),
+"""How rooms and pending moves are encoded in their items (fewer write units),
 and that items written before (no dictionary, whole Submission JSON) still load."""
 
 import zlib

@@ -1,8 +1,8 @@
-"""Issue 15: the table screen. A connection with no seat sends ``watch``: it is sent the
+"""The table screen. A connection with no seat sends ``watch``: it is sent the
 room's public view at once and again only when that view changes; it cannot act, is not a
 player, is capped per room, and stops watching when it disconnects or a push finds it gone.
 
-Issue 32 (point 4): the table screen needs the host. A ``watch`` must carry the room's table
+The table screen needs the host. A ``watch`` must carry the room's table
 key, which only the host's lobby view holds; without it, or with another, it is refused and
 lets no screen go. The key stays across hand-overs and games; the host's ``new_table_key``
 changes it and lets every screen go (domain/table_screens.py)."""
@@ -132,7 +132,7 @@ def test_a_screen_let_go_whose_news_was_lost_hears_it_at_its_next_ping():
 
 
 def test_a_watch_with_the_room_code_only_is_refused_and_lets_no_screen_go():
-    """Issue 32: the code is on every phone and every table screen; it no longer lets a
+    """The code is on every phone and every table screen; it no longer lets a
     stranger watch, nor push the real TV out with MAX_WATCHERS frames."""
     h = _full_room()
     before = h.room().watchers

@@ -1,4 +1,4 @@
-"""Issue 32, point 2: the wire tells nothing a role decides. Whole games of both games at 8
+"""The wire tells nothing a role decides. Whole games of both games at 8
 seats, with the roles dealt differently, played through the service: at every push all
 seats' frames have one length, a function of the public view alone (frames.py pads them
 to a class above any seat's view), so an acknowledgement to its mover alone is as long as a

@@ -1,4 +1,4 @@
-"""Leak audit on the wire (issue 6; issue 14 for Burn the Witch): every message every
+"""Leak audit on the wire, both games: every message every
 phone receives in many full games of each game, checked against the secrets of the moment
 it was sent.
 
@@ -13,12 +13,12 @@ For each pushed message to seat P, with the room as it was at that push:
 - the text of the message holds no other seat's token, no token hash, and not the game's
   RNG state; P's own token appears only in the ``joined`` message P asked for.
 
-A table screen (issue 15: ``watch``, no seat) watches every audited game from the lobby
+A table screen (``watch``, no seat) watches every audited game from the lobby
 on: each view it is pushed is exactly ``public_view(room)`` (the game's table view plus
 the room facts, or the lobby's public part), holds no ``me``, no role before the end, no
 token, and the table view passes the same non-interference audit for the public viewer.
 
-The room's table key (issue 32: what a ``watch`` must carry) is a secret of the host: it is
+The room's table key (what a ``watch`` must carry) is a secret of the host: it is
 in the host's lobby views only, once each; no other seat and no table screen is ever sent it.
 
 `LEAK_AUDIT_GAMES` scales the number of games per table size (default 2).
@@ -286,7 +286,7 @@ PLANTS = {
     "ctw-engine-public-roles": (CTW, _public_roles),
     "btw-table-screen-identities": (BTW, _table_screen_sees(lambda state: {
         v.name: v.identity for p in state.players for v in p.villagers})),
-    # the host's table key (issue 32) goes to every seat, or to the table screen
+    # the host's table key goes to every seat, or to the table screen
     "ctw-table-key-to-every-seat": (CTW, _table_key_to_every_seat),
     "btw-table-key-to-every-seat": (BTW, _table_key_to_every_seat),
     "ctw-table-key-to-table-screen": (CTW, _table_key_to_table_screen),

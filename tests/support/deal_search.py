@@ -1,6 +1,6 @@
-"""The attack issue 32 found, as a cheating onlooker would run it: search the keys of a Burn
-the Witch game for the one whose public draws give the villagers the table screen shows,
-then deal that key again to read every hidden identity.
+"""The attack that once computed the deal, as a cheating onlooker would run it: search the
+keys of a Burn the Witch game for the one whose public draws give the villagers the table
+screen shows, then deal that key again to read every hidden identity.
 
 Against the landed 32-bit seeds this search took 1–2.5 minutes on two cores. Against a
 256-bit key (engine/rng.py) it cannot end: each key costs a BLAKE2b block, and 2^256 of

@@ -55,7 +55,7 @@ def scramble(state: GameState, viewer: str | None, rng: random.Random) -> GameSt
         cat.role = role
     today = s.days[-1] if s.days else None
     peeked = today.pickpocket_target if (today and me and me.role is Role.PICKPOCKET) else None
-    # §1, issue 15: the result tells the Seer's looks and the Pickpocket's peeks and thefts,
+    # §1: the result tells the Seer's looks and the Pickpocket's peeks and thefts,
     # never the hand a peek saw.
     over = s.phase is Phase.GAME_OVER
     for cat in others:

@@ -182,7 +182,8 @@ class Cloud:
         for name in names:
             assert self.connect(name) == {"statusCode": 200}
         self.game = game
-        # The default game goes unnamed, as phones before issue 14 sent it (same bytes).
+        # The default game goes unnamed, as phones sent it before there was a game to choose
+        # (same bytes).
         named = {} if game == DEFAULT_GAME else {"game": game}
         self.send(names[0], action="create_room", name=names[0], settings=settings or {}, **named)
         code = self.last(names[0], "joined")["room"]

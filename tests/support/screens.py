@@ -37,8 +37,8 @@ FIVE_CAT_STEPS = frozenset(phase.value for phase in Phase) - {Phase.GUARD.value}
 GAMES_AT_MOST = 8
 
 
-#: The second width every screen is saved at (issue 34), in a ``390/`` folder beside each
-#: language's: 390×844, the iPhones 12 to 15 (the first is PHONE, 360×640).
+#: The second width every screen is saved at (a common phone width), in a ``390/`` folder
+#: beside each language's: 390×844, the iPhones 12 to 15 (the first is PHONE, 360×640).
 WIDE = {"width": 390, "height": 844}
 
 

@@ -29,7 +29,7 @@ def as_a_phone_sends(message: dict[str, Any], view: dict[str, Any] | None,
                      room: str | None) -> dict[str, Any]:  # fmt: skip
     """``message`` as a seated phone frames it (frontend/js/connection.js): a game move
     names the step of the view it shows (``on_step``), and every frame the room it shows,
-    so the service reads it alongside the connection (issue 16)."""
+    so the service reads it alongside the connection (one round trip fewer)."""
     message = on_step(message, view)
     if room and message.get("action") not in ROOMLESS_ACTIONS and "room" not in message:
         return {**message, "room": room}
@@ -109,8 +109,8 @@ class Harness:
         self.connections.bind(connection, Binding(self.code, name, hash_token(self.tokens[name])))
 
     def watch(self, connection: str, key: str | None = None, code: str | None = None) -> None:
-        """A table screen opens: ``watch`` with the room's table key (issue 32: the one the
-        host's lobby link carries), or with ``key`` ("": a frame with no key)."""
+        """A table screen opens: ``watch`` with the room's table key (the one the host's
+        lobby link carries), or with ``key`` ("": a frame with no key)."""
         key = self.room().table_key if key is None else key
         frame = {"action": "watch", "room": code or self.code, **({"key": key} if key else {})}
         self.service.message(connection, json.dumps(frame))

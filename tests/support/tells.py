@@ -20,7 +20,7 @@ LOOK_JS = """() => {
     const top = fixed ? 0 : document.querySelector("main").getBoundingClientRect().top;
     return [Math.round(r.x), Math.round(r.y - top), Math.round(r.width), Math.round(r.height)]; };
   // The host's tools are left out (public: everyone knows who the host is). The witches'
-  // pop-up is not: every phone in human form has one of the same shape (issue 34).
+  // pop-up is not: every phone in human form has one of the same shape.
   const shown = (el) => (el.offsetParent !== null || getComputedStyle(el).position === "fixed")
     && !el.closest("details");
   const main = document.querySelector("main");

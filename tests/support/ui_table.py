@@ -154,7 +154,7 @@ class UiTable:
             page.on(
                 "pageerror", lambda error, phone=phone: phone.errors.append(f"pageerror {error}")
             )
-            # The local stack sends the site's CSP (issue 37): a violation is an error too.
+            # The local stack sends the site's CSP: a violation is an error too.
             collect_csp_violations(context, phone.errors)
             self.phones.append(phone)
         self.code = ""

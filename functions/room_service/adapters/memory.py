@@ -12,7 +12,7 @@ from ..domain.room import (
     stored_room,
     stored_submission,
 )
-from ..service.commands import TimerMessage
+from ..domain.timers import TimerMessage
 from .ports import Arrival, Connections, Metrics, Paced, Pusher, RoomStore, Timers
 from .ratelimit import (
     ADDRESS,

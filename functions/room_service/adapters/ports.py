@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..domain.room import Binding, Room, Submission
-from ..service.commands import TimerMessage
+from ..domain.timers import TimerMessage
 from .ratelimit import Dues
 
 

@@ -2,7 +2,7 @@
 
 import os
 
-from ..service.commands import TimerMessage
+from ..domain.timers import TimerMessage
 from . import aws_client
 from .ports import Timers
 

@@ -9,8 +9,8 @@ from pydantic import BaseModel
 from engine.effects import Effect
 
 from ..domain.room import Room
+from ..domain.timers import TimerMessage
 from . import replies
-from .commands import TimerMessage
 
 
 @dataclass

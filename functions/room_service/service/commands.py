@@ -6,10 +6,8 @@ cat is the connection's seat; a ``player`` field naming anyone else is refused. 
 is the only field that names the action: a client ``type`` is refused, never passed on.
 Names a phone asks for are cleaned or refused by names.clean_name (codes ``name_*``).
 
-Timers (SQS, delayed): ``DeadlineTimer``, ``HostCheckTimer``, ``SeatCheckTimer``,
-``AwayCheckTimer``: the
-service schedules them and the timer handler reads them back with ``parse_timer``.
-Server → client messages are in replies.py.
+Timer messages (what the service asks to be told later) are in domain/timers.py, where
+the adapters that carry them may import them. Server → client messages are in replies.py.
 """
 
 import json
@@ -29,7 +27,7 @@ from pydantic import (
 
 from engine.errors import InvalidAction, readable_error
 from engine.game import NAME_MAX, Game
-from engine.games import DEFAULT_GAME, GAMES
+from engine.games import DEFAULT_GAME, GAMES, reserve_move_names
 
 from ..domain.names import clean_name
 from .replies import REV_LENGTH
@@ -232,6 +230,8 @@ RoomAction = Annotated[
     | TakeSeat,
     Field(discriminator="action"),
 ]
+#: The names of the room actions above. The phone keeps copies of this list and the next
+#: (frontend/js/app.js, connection.js), held to them by tests/service/test_protocol_lists.py.
 ROOM_ACTIONS = ("create_room", "join", "resume", "watch", "leave", "settings", "reorder", "kick", "hand_over",
                 "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key",
                 "seat_link", "take_seat")  # fmt: skip
@@ -240,6 +240,11 @@ _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
 #: ``_SeatMessage.room``); ``join``, ``resume``, ``watch`` and ``take_seat`` name the room
 #: they ask for.
 ROOMLESS_ACTIONS = ("create_room", "join", "resume", "watch", "take_seat")
+# A frame's name is read as a room action before any game's move (parse_client_message), so
+# a move named like one would never reach its game; and a timeout is the deadline's turn,
+# never a phone's (a replay file records it under that name).
+reserve_move_names(ROOM_ACTIONS, "a room action")
+reserve_move_names(("timeout",), "the server's own timeout")
 
 
 def move_types() -> frozenset[str]:
@@ -355,56 +360,7 @@ def parse_client_message(body: str | bytes | None) -> RoomAction | GameMove:
     raise InvalidAction(f"Unknown action {str(name)[:30]!r}.", code="unknown_action")
 
 
-# -- timers -------------------------------------------------------------------------------
-class DeadlineTimer(BaseModel):
-    """Time out ``step`` of the room's game, due at ``deadline`` (absolute seconds)."""
-
-    kind: Literal["deadline"] = "deadline"
-    room: str
-    step: int
-    deadline: float
-
-
-class HostCheckTimer(BaseModel):
-    """The host's phone went away: pass host powers on if it is still gone (§10)."""
-
-    kind: Literal["host_check"] = "host_check"
-    room: str
-
-
-class SeatCheckTimer(BaseModel):
-    """A lobby seat's phone went away: free the seat if it is still gone (issue 18)."""
-
-    kind: Literal["seat_check"] = "seat_check"
-    room: str
-    seat: str
-
-
-class AwayCheckTimer(BaseModel):
-    """A seat's phone went away during a game: with the room's ``auto_away`` on, mark the
-    seat Away (§9) if the phone is still gone (issue 13)."""
-
-    kind: Literal["away_check"] = "away_check"
-    room: str
-    seat: str
-
-
-TimerMessage = DeadlineTimer | HostCheckTimer | SeatCheckTimer | AwayCheckTimer
-_TIMER_ADAPTER: TypeAdapter[TimerMessage] = TypeAdapter(
-    Annotated[TimerMessage, Field(discriminator="kind")]
-)
-
-
-def parse_timer(data: Any) -> TimerMessage | None:
-    """A timer message as the queue delivered it; None for one no service sends (nothing
-    to do: a poison message is not retried for ever)."""
-    try:
-        return _TIMER_ADAPTER.validate_python(data)
-    except ValidationError:
-        return None
-
-
-__all__ = ["GameMove", "RoomAction", "TimerMessage", "parse_client_message", "parse_timer"]
+__all__ = ["GameMove", "RoomAction", "parse_client_message"]
 
 
 def action_of(command: RoomAction | GameMove | None) -> str | None:

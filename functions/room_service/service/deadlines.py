@@ -11,7 +11,13 @@ from ..domain.room import (
     Room,
     Seat,
 )
-from .commands import AwayCheckTimer, DeadlineTimer, HostCheckTimer, SeatCheckTimer, TimerMessage
+from ..domain.timers import (
+    AwayCheckTimer,
+    DeadlineTimer,
+    HostCheckTimer,
+    SeatCheckTimer,
+    TimerMessage,
+)
 
 #: Timers are sent a little late rather than early: SQS never delivers before the delay.
 TIMER_MARGIN_SECONDS = 0.5

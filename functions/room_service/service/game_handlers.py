@@ -15,9 +15,10 @@ from engine.rng import KEY_BYTES
 from ..adapters.ports import Metrics
 from ..domain.lobby import forget_last_result, host_only, lobby_only
 from ..domain.room import Room
+from ..domain.timers import DeadlineTimer
 from . import commands, replies
 from .change import Change, PendingMove, Pong, no_change
-from .commands import DeadlineTimer, GameMove, Ping, Rematch, Start
+from .commands import GameMove, Ping, Rematch, Start
 from .deadlines import TIMER_MARGIN_SECONDS, away_checks, deadline_timers, time_left
 
 #: A turn of a game: (the game, its state, now) → the new state and its effects.

@@ -11,19 +11,17 @@ from engine.games import game_of
 from ..adapters.ports import Metrics
 from ..domain import lobby, seat_moves, table_screens
 from ..domain.room import AUTO_AWAY_SECONDS, HOST_GRACE_SECONDS, KICK_BAN_SECONDS, Room
+from ..domain.timers import AwayCheckTimer, HostCheckTimer, SeatCheckTimer
 from . import commands, replies
 from .change import Change, no_change
 from .commands import (
-    AwayCheckTimer,
     ChangeSettings,
     HandOver,
-    HostCheckTimer,
     Kick,
     Leave,
     NewTableKey,
     Reorder,
     RoomOptions,
-    SeatCheckTimer,
     SeatLink,
 )
 from .deadlines import away_checks, host_check, seat_check

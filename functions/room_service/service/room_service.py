@@ -42,6 +42,13 @@ from ..domain.room import (
     normalise_code,
     watcher_binding,
 )
+from ..domain.timers import (
+    AwayCheckTimer,
+    DeadlineTimer,
+    HostCheckTimer,
+    SeatCheckTimer,
+    parse_timer,
+)
 from . import commands, replies
 from .admission import (
     Admission,
@@ -53,14 +60,11 @@ from .admission import (
 )
 from .change import Change, Commit, Pong, no_change
 from .commands import (
-    AwayCheckTimer,
     ChangeSettings,
     Cover,
     CreateRoom,
-    DeadlineTimer,
     GameMove,
     HandOver,
-    HostCheckTimer,
     Join,
     Kick,
     Leave,
@@ -71,7 +75,6 @@ from .commands import (
     Replay,
     Resume,
     RoomOptions,
-    SeatCheckTimer,
     SeatLink,
     Start,
     TakeSeat,
@@ -190,7 +193,7 @@ class RoomService(LobbyHandlers, GameHandlers):
     def timer(self, message: dict[str, Any]) -> None:
         """A delayed SQS message: a step's deadline, the host's grace period, the wait
         before a gone phone's lobby seat is freed, or before its game seat is marked Away."""
-        timer = commands.parse_timer(message)
+        timer = parse_timer(message)
         if isinstance(timer, DeadlineTimer):
             self._server_event(timer.room, lambda room: self.fire_deadline(room, timer))
         elif isinstance(timer, HostCheckTimer):

@@ -83,7 +83,7 @@ def test_simulate_json_reports_factions_reasons_rounds_trials_hexes_and_illegal_
 
 
 def test_simulate_json_reports_how_well_the_bots_deduce(capsys):
-    """Issue 17: the tallies summed over the games, and their shares."""
+    """The tallies summed over the games, and their shares."""
     args = [*GAME, "--players", "6", "--games", "6", "--seed", "3", "--json"]
     assert simulate.main(args) == 0
     result = json.loads(capsys.readouterr().out)
@@ -114,7 +114,7 @@ def test_demo_tells_a_game(capsys):
     out = capsys.readouterr().out
     assert out.startswith("🔥 Burn the Witch — 7 bot players, seed 2")
     assert "win:" in out and " 0 illegal actions." in out
-    assert "make dev, then pick Burn the Witch" in out  # its phone screens (issue 14)
+    assert "make dev, then pick Burn the Witch" in out  # it has phone screens
 
 
 def test_simulate_runs_as_a_module():

@@ -1,4 +1,4 @@
-"""The leak audit (issue 19, deliverable 2): no view shows another player's identities,
+"""The leak audit: no view shows another player's identities,
 ballots or faction, nor the owner's identities in villager order, at any step; and the audit
 itself catches a view that does."""
 

@@ -1,5 +1,5 @@
-"""What the simulator counts of a Burn the Witch game to see whether the bots deduce
-(issue 17): ``tallies_of`` in engine/burn_the_witch/command_line.py."""
+"""What the simulator counts of a Burn the Witch game to see whether the bots deduce:
+``tallies_of`` in engine/burn_the_witch/command_line.py."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-// Burn the Witch on a TV (js/table.js asks `tableScreen`; issue 35): a screen that cannot
+// Burn the Witch on a TV (js/table.js asks `tableScreen`): a screen that cannot
 // scroll and is read from across the room. Always in view, at 1280×720 with ten players:
 // the step and whom it waits for (the strip above has its countdown and every player's
 // chip), every house with its owner and living villagers (traits as icons, named in the

@@ -36,7 +36,7 @@ function proposal(v, me, ctx) {
   if (!me || !v.your_turn) return h("div", {}, h("h2", {}, `👑 ${t("proposal")}`), h("p", {}, t("chief_choosing", { name: v.chief })));
   // The picks are read from the draft at tap time, never kept from when the grid was
   // drawn: a redraw of the same step, or the draft emptied for a new step after the
-  // grid was built, must not swallow the Chief's first tap (issue 13).
+  // grid was built, must not swallow the Chief's first tap.
   const picked = ctx.draft.members || [];
   const toggle = (name) => {
     const now = (ctx.draft.members ||= []);

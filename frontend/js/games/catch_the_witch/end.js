@@ -1,6 +1,6 @@
 // The end of a game of Catch the Witch: the winner, every role revealed (cards turned over
-// one by one), the witch score and what it counts, and the whole story day by day (issue
-// 15): who went where, the guard, what the witches cast on whom and whether it worked, the
+// one by one), the witch score and what it counts, and the whole story day by day:
+// who went where, the guard, what the witches cast on whom and whether it worked, the
 // Seer's looks and the Pickpocket's peeks and thefts, every proposal with its yes and no,
 // the ritual and every exile vote. The engine's end view tells it (reveal.timeline,
 // docs/engine.md), naming cats by seat: the number in `players`.

@@ -39,7 +39,7 @@ export function isOver(v) {
 // The table strip's game part (js/strip.js builders): day "of N" with a mark on the Knights'
 // day, seals, the labelled curse gauge, and how many cats are in each form. At twelve cats
 // their chips (form, Away, offline, the Chief) do not fit one row: they are folded away
-// with the key that says what each tracker means, opened by a tap on any of them (issue 34).
+// with the key that says what each tracker means, opened by a tap on any of them.
 // The role and all this cat knows: the hold bar at the bottom (secrets.js).
 export function strip(v, ctx) {
   const b = ctx.strip;

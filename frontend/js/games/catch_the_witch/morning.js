@@ -1,5 +1,5 @@
 // Catch the Witch's morning and night: the role check, the morning (the duck), the place
-// choice, the Knight's guard and the witches' turn. No tells (issue 13): in every secret
+// choice, the Knight's guard and the witches' turn. No tells (RULES §3): in every secret
 // step a witch's, the Knight's, the Seer's and a villager's phones draw the same blocks
 // (heading, duck, place grid, one secondary button, a hint), and a witch's choices live in
 // a small pop-up over the Gathering scene that every phone shows.

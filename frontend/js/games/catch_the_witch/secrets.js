@@ -1,4 +1,4 @@
-// Everything only this cat may know, one press-and-hold away (issue 13): the role card
+// Everything only this cat may know, one press-and-hold away: the role card
 // (what it does, how it wins), the hand, what it gathered, every private result of the
 // game, and the Seer's, Pickpocket's and Herbalist's powers. Every role gets the same panel:
 // the same size, a name button per other cat (a Seer looks, a Pickpocket peeks, a Herbalist
@@ -11,7 +11,7 @@
 // the lock and release there: it stays open until the bar is tapped again.
 //
 // Where a power may be used, a button over the bar opens the panel, kept open, in one tap
-// (issue 34: hidden behind hold-and-slide, the powers went unused). It is on every phone in
+// (hidden behind hold-and-slide, the powers went unused). It is on every phone in
 // those steps, with the same words: neither whether this cat has a power nor whether it is
 // free now shows on the outside; the panel says it, power first.
 import { h, clear, replaceIfChanged } from "../../dom.js";
@@ -31,7 +31,7 @@ function build() {
   root = h("div", { id: "ctw-secrets" });
   const sheet = h("section", { id: "ctw-sheet", class: "sheet", hidden: true, "aria-label": t("my_secrets") },
     h("div", { class: "sheet-body" }),
-    // Out of the scrolling part, under it: it covers no name (issue 34). Once the panel is
+    // Out of the scrolling part, under it: it covers no name. Once the panel is
     // locked open the bar closes it: the lock goes.
     h("button", { id: "ctw-lock", class: "secondary lock", onclick: () => { state.locked = true; draw(); } }));
   const powers = h("button", { id: "ctw-powers", class: "powers-bar", onclick: () => {
@@ -210,7 +210,7 @@ function abilityButtons(p, v, me) {
   }));
 }
 
-// A cat's name on the panel; on the Seer's, with what she saw of it (issue 34: with nothing
+// A cat's name on the panel; on the Seer's, with what she saw of it (with nothing
 // to mark them, one cat was looked at twice): 🧙 a witch, ✔ not one.
 function named(me, name) {
   const seen = (me.seer_results || []).filter((r) => r.target === name).pop();

@@ -8,7 +8,7 @@ import { sendSettings, settingsShown } from "../../lobby_settings.js";
 
 const LIMITS = [null, 30, 60, 90, 120, 180, 240, 300];
 const ROLES = Object.keys(ICONS.role); // display order of the role editor
-const BOT_LEVELS = ["sharp", "gentle"]; // issue 34: gentle bots, a table to learn at
+const BOT_LEVELS = ["sharp", "gentle"]; // gentle bots: a table to learn at
 
 export function defaultSettings() {
   return { discussion_limit: 120, roles: null, reveal_role_on_exile: false, bot_level: "sharp" };

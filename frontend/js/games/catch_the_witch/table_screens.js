@@ -1,4 +1,4 @@
-// The table screen's own screens (js/table.js asks `tableScreen` first; issue 34, issue 35):
+// The table screen's own screens (js/table.js asks `tableScreen` first):
 // a TV across the room, which cannot scroll and has no seat. Every step of a game is drawn
 // here from public facts of the table view only (it has no `me`; `voted` names who has
 // voted, never how), never in a seat's words ("Your secret role", where a phone's hold bar
