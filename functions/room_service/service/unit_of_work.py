@@ -83,57 +83,111 @@ class UnitOfWork:
     def run(self, code: str, change_room: Callable[[Room], Change],
             first: Loaded | None = None) -> Commit:  # fmt: skip
         """Load room ``code`` (the first time, ``first`` if it was just read), apply
-        ``change_room`` to it and write it (or, for a move that leaves its step as it is,
-        write the seat's submission: the write returns every seat's moves of the step, and
-        the seat whose move completes the step writes it); a conflict loads again and
+        ``change_room`` to it and commit what it changed; a conflict loads again and
         retries. Returns what was committed; sends nothing."""
-        written: Seen | None = None  # once this command's move is stored: what phones had
-        attempt = 0
-        while attempt < MAX_WRITE_ATTEMPTS:
-            attempt += 1
-            loaded, first = first or self.load(code), None
-            room, expected = loaded.room, loaded.room.version
-            before = written or Seen.of(room)  # what the phones were last sent
-            change = change_room(room) if written is None else Change(write=False)
-            refused = False  # the seat's move was not written: load again
-            if change.submission is not None and not loaded.advanced:
-                stamp = self.stamp()  # the moves returned are as of the write, after this
-                pending = self._submit(room, loaded, change.submission)
-                refused = pending is None
-                if pending is not None:
-                    written, attempt = before, 0  # writing the step has attempts of its own
-                    loaded = self._merged(room, loaded.stored_state, pending, stamp)
-                    if not loaded.advanced:  # others' moves still awaited: the mover is told
-                        acknowledged = Change(write=False, mover=change.submission.player)
-                        return Commit(room, acknowledged, stamp, before)
-                    change = Change(write=False)  # the latest move of a complete step
-            elif change.submission is not None:  # the step moved on while merging
-                room.state = change.submission.state
-                change.timers.extend(deadline_timers(room, change.submission.effects, self.clock()))
-                change.write = change.push_views = True
-            if not refused:
-                if not change.write and not loaded.advanced:
-                    return Commit(room, change, loaded.stamp, before)
-                change.timers.extend(deadline_timers(room, loaded.effects, self.clock()))
-                if room.state is not None and room.rules.is_over(room.state):
-                    # However the game ended (a move, moves merged in, a timer, a departure),
-                    # the room is written back in the lobby (issue 13).
-                    offline = lobby.back_to_lobby(room, self.clock())
-                    change.timers.extend(seat_check(room, seat) for seat in offline)
-                    change.push_views = True
-                room.version = expected + 1
-                if room.seats:  # an empty room keeps its expiry: TTL removes it
-                    room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
-                unmerged = _unmerged(room, loaded)
-                if self.store.save(
-                    room, expected, loaded.consumed, unmerged, _step_written(room, loaded)
-                ):
-                    change.push_views = change.push_views or loaded.advanced
-                    # A write that stores a step other seats' moves ended: nobody has it yet.
-                    return Commit(room, change, self.stamp(), None if loaded.advanced else before)
+        return self._retried(
+            code, first, range(1, MAX_WRITE_ATTEMPTS + 1),
+            lambda loaded: self._change_and_commit(code, loaded, change_room),
+        )  # fmt: skip
+
+    def _retried(self, code: str, loaded: Loaded | None, attempts: range,
+                 attempt: Callable[[Loaded], Commit | None]) -> Commit:  # fmt: skip
+        """``attempt`` on ``loaded`` (None: the room read now), then on the room read again
+        after each conflict, until it commits; ``Busy`` once ``attempts`` are spent. The wait
+        after a conflict grows with the attempt's number and is jittered, so writers that
+        collided spread out instead of colliding again."""
+        for number in attempts:
+            commit = attempt(loaded if loaded is not None else self.load(code))
+            if commit is not None:
+                return commit
+            loaded = None  # the room changed since it was read: read it again
             self.on_conflict()
-            self.sleep(BACKOFF_SECONDS * attempt * (0.5 + self.jitter()))
+            self.sleep(BACKOFF_SECONDS * number * (0.5 + self.jitter()))
         raise Busy("The room is busy; please try again.")
+
+    def _change_and_commit(self, code: str, loaded: Loaded,
+                           change_room: Callable[[Room], Change]) -> Commit | None:  # fmt: skip
+        """One attempt at a command: ``change_room`` on the room as loaded, then its move
+        filed as the seat's submission, or its change committed. None: a conflict."""
+        room = loaded.room
+        before = Seen.of(room)  # what the phones were last sent
+        change = change_room(room)
+        move = change.submission
+        if move is None:
+            return self._commit(loaded, change, before)
+        if loaded.advanced:
+            # The moves merged in at load ended the step as stored, so this move belongs to
+            # a step no stored item holds yet: it goes into the room's write, due anyway.
+            room.state = move.state
+            change.timers.extend(deadline_timers(room, move.effects, self.clock()))
+            change.write = change.push_views = True
+            return self._write(loaded, change, before)
+        return self._submit_move(code, loaded, move, before)
+
+    def _submit_move(self, code: str, loaded: Loaded, move: PendingMove,
+                     before: Seen) -> Commit | None:  # fmt: skip
+        """The conflict-free path: ``move`` written as its seat's submission, which returns
+        every seat's moves of the step. While others' moves are awaited only the mover is
+        told; the move that completes the step writes the room. None: the submission was
+        refused (the seat wrote meanwhile, or the room was written since it was read)."""
+        stamp = self.stamp()  # the moves returned are as of the write, after this
+        pending = self._submit(loaded.room, loaded, move)
+        if pending is None:
+            return None
+        merged = self._merged(loaded.room, loaded.stored_state, pending, stamp)
+        if not merged.advanced:
+            acknowledged = Change(write=False, mover=move.player)
+            return Commit(merged.room, acknowledged, stamp, before)
+        return self._write_completed_step(code, merged, before)
+
+    def _write_completed_step(self, code: str, merged: Loaded, before: Seen) -> Commit:
+        """The room written now that this seat's move has completed its step. The move is
+        stored already, so a conflict never plays it again: each attempt writes what the
+        room, read again, still needs (nothing, if another write ended the step meanwhile),
+        measured against what the phones had before the move. Its attempts are its own
+        (those spent getting the move stored do not count against it); the first is retried
+        at once."""
+        return self._retried(
+            code, merged, range(MAX_WRITE_ATTEMPTS + 1),
+            lambda loaded: self._commit(loaded, Change(write=False), before),
+        )  # fmt: skip
+
+    def _commit(self, loaded: Loaded, change: Change, before: Seen) -> Commit | None:
+        """``change`` committed: the room as read if nothing needs writing (the change
+        writes nothing, and the moves merged in at load did not end the step), else the
+        room written. None: a conflict."""
+        if not change.write and not loaded.advanced:
+            return Commit(loaded.room, change, loaded.stamp, before)
+        return self._write(loaded, change, before)
+
+    def _write(self, loaded: Loaded, change: Change, before: Seen) -> Commit | None:
+        """The room written if it is still at the version it was loaded at and no seat whose
+        moves the load did not merge has written one since; None otherwise (a conflict)."""
+        room, expected = loaded.room, loaded.room.version
+        change.timers.extend(deadline_timers(room, loaded.effects, self.clock()))
+        self._back_to_lobby_if_over(room, change)
+        room.version = expected + 1
+        if room.seats:  # an empty room keeps its expiry: TTL removes it
+            room.expires_at = int(self.clock()) + ROOM_TTL_SECONDS
+        unmerged = _unmerged(room, loaded)
+        if not self.store.save(
+            room, expected, loaded.consumed, unmerged, _step_written(room, loaded)
+        ):
+            return None
+        # When moves merged in at load ended the step, no phone has the room as written:
+        # every view is pushed, none compared with what was sent before.
+        change.push_views = change.push_views or loaded.advanced
+        return Commit(room, change, self.stamp(), None if loaded.advanced else before)
+
+    def _back_to_lobby_if_over(self, room: Room, change: Change) -> None:
+        """However the game ended (a move, moves merged in, a timer, a departure), the room
+        is written back in the lobby, where latecomers can join, the host can change the
+        settings and "Play again" deals the next game. Its offline seats start their lobby
+        grace."""
+        if room.state is not None and room.rules.is_over(room.state):
+            offline = lobby.back_to_lobby(room, self.clock())
+            change.timers.extend(seat_check(room, seat) for seat in offline)
+            change.push_views = True
 
     def load(self, code: str) -> Loaded:
         """The room with the pending submissions of its current step merged in, in the
