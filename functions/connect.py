@@ -1,5 +1,5 @@
 """$connect: admitted, or refused for its origin or its address's limits. No seat is named
-here (issue 36): a seated phone's first frame is ``resume`` with its token, which no URL
+here: a seated phone's first frame is ``resume`` with its token, which no URL
 (and so no access log) carries."""
 
 from functions.room_service.entrypoints.lambda_app import (

@@ -513,8 +513,9 @@ def test_every_phone_always_holds_its_current_view_though_unchanged_views_are_no
 
 
 def test_s10_host_powers_pass_to_a_connected_human_never_a_bot_and_come_back():
-    """RULES §10 as amended (docs/rooms.md): a bot host never starts, so the
-    room would wait for ever; and the cat who made the room is its host again once back."""
+    """RULES §10 as amended (docs/protocol.md "Host powers when the host is away"): a bot
+    host never starts, so the room would wait for ever; and the cat who made the room is its
+    host again once back."""
     h = Harness()
     h.table(["Ann"])
     for name, bot in (("Bo", True), ("Cy", True), ("Di", False), ("Eve", False)):

@@ -110,7 +110,7 @@ class DynamoRoomStore(RoomStore):
         return _room_of(found) if found else None
 
     def read(self, code: str) -> tuple[Room | None, list[Submission]]:
-        """One Query (issue 16: one round trip per load, not two): the room's item and the
+        """One Query (one round trip per load, not two): the room's item and the
         first item after it, the newest step's; its moves count only if that step is the
         room's (no move of the current step yet leaves an older step's item first)."""
         self.reads += 1
@@ -133,8 +133,8 @@ class DynamoRoomStore(RoomStore):
         item: it removes the consumed seats' moves if each is unchanged and no absent one
         was written meanwhile (so no move is lost, orphaned or applied twice), and records
         this write's version there (``put_submission``). A step's pending moves share one
-        item (``_step_key``): the transaction writes two items, not one per seat (issue 16:
-        each item of a transaction is billed twice)."""
+        item (``_step_key``): the transaction writes two items, not one per seat (each
+        item of a transaction is billed twice)."""
         db = self._db
         self.writes += 1
         put = {
@@ -185,7 +185,7 @@ class DynamoRoomStore(RoomStore):
         if journaled and room.journal:
             # The write's turns go beside it, in the transaction: no write of their own,
             # and the step's item is billed on the larger of before and after, which the
-            # seats' moves it removes already make about as large (issue 15).
+            # seats' moves it removes already make about as large.
             names["#j"] = JOURNAL
             values[":j"] = {"L": [{"S": stored_journal(room.journal)}]}
             values[":none"] = {"L": []}

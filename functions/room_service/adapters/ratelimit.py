@@ -1,4 +1,4 @@
-"""Rate limits (issue 18, made exact by issue 37; docs/security.md, Floods).
+"""Rate limits (docs/security.md, Floods).
 
 Messages are paced, per connection and per source address, by the generic cell rate
 algorithm (GCRA, "virtual scheduling"): a token bucket kept as ONE number per stream, its

@@ -1,7 +1,7 @@
 """The game's journal: every turn a room's game takes, written down as it is taken, so a
 finished game can be played again to the same end (``replay_file``: ``python -m
 engine.replay`` plays it) and shown, step by step, as its table saw it (``viewer_file``:
-what a phone downloads, issue 15 and issue 32; docs/replay.md "A game played in a room").
+what a phone downloads; docs/replay.md "A game played in a room").
 
 Every call into a room's game goes through ``Room.rules``, which is the game wrapped in a
 ``JournaledGame``: each turn that changes the state (a new deal and its start, a move, a
@@ -126,7 +126,7 @@ def replay_file(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def viewer_file(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """What a phone downloads of one game's journal (issue 32): the game as its table saw
+    """What a phone downloads of one game's journal: the game as its table saw
     it, which reveals what the game's end screen reveals and nothing more. ``steps``: the
     public table view as each step opened (``table_steps``), the last being the end
     screen's. No move, no key, no ballot, no ritual card: a viewer's file cannot be played

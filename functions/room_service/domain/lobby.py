@@ -1,4 +1,4 @@
-"""Lobby rules (RULES §10, issue 18): who may join, seats let go, host hand-over, bans.
+"""Lobby rules (RULES §10): who may join, seats let go, host hand-over, bans.
 
 Pure functions of a room and the time: they change the room passed in and never read or
 write anything else. The service's handlers call them inside a unit of work.
@@ -22,7 +22,7 @@ from .room import (
 
 class CannotJoin(IllegalAction):
     """The one answer to a join of a room that is not an open lobby with a free seat: no
-    such room, a closed one, a game under way, a full room (issue 18). A phone probing
+    such room, a closed one, a game under way, a full room. A phone probing
     codes learns nothing from it; the phone words it in the player's language."""
 
     code = "cannot_join"
@@ -37,7 +37,7 @@ class CannotJoin(IllegalAction):
 
 
 class KeptOut(IllegalAction):
-    """A kicked cat trying to come back before the ban ends (issue 18)."""
+    """A kicked cat trying to come back before the ban ends."""
 
     code = "kept_out"
 
@@ -146,13 +146,13 @@ def make_host(room: Room, name: str) -> None:
 
 
 def pass_host(room: Room, after: int | None = None, anyone: bool = False) -> bool:
-    """Host powers pass to the next connected human cat in seat order (§10 as amended by
-    issue 34: never to a bot), searching from
-    the seat after index ``after`` (default: the host's seat; once that seat is
+    """Host powers pass to the next connected human cat in seat order (never to a bot,
+    which never starts a game: §10 as amended, docs/protocol.md), searching from the seat
+    after index ``after`` (default: the host's seat; once that seat is
     removed, the caller passes the index just before the place it had).
     ``anyone``: the host's seat is gone or no token opens it any more, so with nobody
     connected they pass to the next seat all the same: the host is never a name no
-    phone holds, which a new join could take with its powers (issue 18)."""
+    phone holds, which a new join could take with its powers."""
     names = [seat.name for seat in room.seats]
     if after is None:
         after = names.index(room.host) if room.host in names else len(names) - 1
@@ -169,7 +169,7 @@ def pass_host(room: Room, after: int | None = None, anyone: bool = False) -> boo
 
 def host_returns(room: Room, seat: Seat) -> None:
     """A reconnecting phone whose host powers passed while it was away takes them back
-    (§10 as amended by issue 34): the cat who made the room is its host again."""
+    (§10 as amended, docs/protocol.md): the cat who made the room is its host again."""
     if room.host_away == seat.name and room.host != seat.name:
         make_host(room, seat.name)
 
@@ -207,7 +207,7 @@ def free_gone_seats(room: Room, now: float) -> bool:
 
 
 def back_to_lobby(room: Room, now: float) -> list[Seat]:
-    """Issue 13: a game that has ended returns its room to the lobby at once, so latecomers
+    """A game that has ended returns its room to the lobby at once, so latecomers
     may join and the host may change settings, reorder and kick before playing again. The
     lobby keeps the game's public result (``last_result``) for the seats that played it.
 
@@ -239,7 +239,7 @@ def forget_last_result(room: Room) -> None:
 
 
 def choose_game(room: Room, game: str, settings: BaseModel) -> None:
-    """Issue 14: the host picks the game the room plays next, with ``settings`` read by
+    """The host picks the game the room plays next, with ``settings`` read by
     that game. Another game's last result is forgotten: its table is not this game's."""
     if game != room.game:
         forget_last_result(room)

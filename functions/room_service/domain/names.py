@@ -10,21 +10,21 @@ private-use and unassigned code points, unpaired surrogates, combining marks wit
 under them and stacks of more than four marks. Variation selector 15/16 (U+FE0E/U+FE0F,
 which phones add to emoji such as ❤️) is kept right after a visible character.
 
-``names_clash`` says whether a new name looks like a seated one (issues 18 and 32): UTS #39
-*skeletons* (map each character to the one it is mistaken for, then compare) from Unicode's
-confusables, exactly as ICU computes them. The table is name_tables.py, generated at build
-time by make_name_tables.py beside it (``make name-tables``) with ICU's spoof checker
-through PyICU, a dev dependency only: the Lambda package needs nothing beyond the standard
-library and ships 26 KB of Python (2,527 characters mapped, read into a translate table in
-about 2 ms of cold import). tests/service/test_name_tables.py checks that the file is what
-the installed ICU generates and that these skeletons are ICU's, for every character and for
-strings of them.
+``names_clash`` says whether a new name looks like a seated one (so no cat passes for
+another): UTS #39 *skeletons* (map each character to the one it is mistaken for, then
+compare) from Unicode's confusables, exactly as ICU computes them. The table is
+name_tables.py, generated at build time by make_name_tables.py beside it
+(``make name-tables``) with ICU's spoof checker through PyICU, a dev dependency only: the
+Lambda package needs nothing beyond the standard library and ships 26 KB of Python (2,527
+characters mapped, read into a translate table in about 2 ms of cold import).
+tests/service/test_name_tables.py checks that the file is what the installed ICU generates
+and that these skeletons are ICU's, for every character and for strings of them.
 
 Why no package at run time: confusable-homoglyphs (last release 2024-01) ships no skeleton
 function and parses a 900 KB JSON file at import (every Lambda cold start); confusables
 1.2.0 has had no release since 2021; PyICU publishes no wheels (it compiles against the
 system's ICU, which the Lambda runtime lacks; ICU's libraries are about 40 MB) and icu4py
-has no spoof checker. The hand-written table used before (issue 18) missed whole scripts:
+has no spoof checker. The hand-written table used before missed whole scripts:
 Cherokee Ꭺ, Armenian օ, the Devanagari, Lao and Thai zeros and Myanmar ဝ all passed as o.
 
 So a name that borrows a letter or digit from another script (a mixed-script imitation)

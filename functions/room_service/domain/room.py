@@ -17,8 +17,8 @@ from .journal import JournaledGame
 
 #: Room codes avoid letters that read alike aloud or on a small screen (I/1, O/0, L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
-#: 23^8 ≈ 7.8e10 codes, so guessing one is not a way into strangers' lobbies (issue 18;
-#: the numbers are in docs/security.md "Rooms"). Shown as two groups of four (ABCD EFGH);
+#: 23^8 ≈ 7.8e10 codes, so guessing one is not a way into strangers' lobbies (the
+#: numbers are in docs/security.md "Rooms"). Shown as two groups of four (ABCD EFGH);
 #: spaces and dashes typed between them are ignored (normalise_code). Most players join
 #: by the link or the QR code and type nothing.
 CODE_LENGTH = 8
@@ -28,10 +28,10 @@ TOKEN_BYTES = 24
 ROOM_TTL_SECONDS = 24 * 3600
 #: §10 host powers pass after this long disconnected.
 HOST_GRACE_SECONDS = 30
-#: With the room option ``auto_away`` (issue 13), a seat whose phone has been offline this
+#: With the room option ``auto_away``, a seat whose phone has been offline this
 #: long during a game is marked Away (§9), as the host could do by hand.
 AUTO_AWAY_SECONDS = 60
-#: A lobby seat whose phone has been gone this long is freed (issue 18: lobby squatting).
+#: A lobby seat whose phone has been gone this long is freed: no squatting a lobby.
 #: In a game seats stay: a gone cat is played as Away (§9).
 LOBBY_SEAT_GRACE_SECONDS = 120
 #: A kicked cat is kept out of that room this long (by name, and by address when no
@@ -97,7 +97,7 @@ class Room(BaseModel):
     #: Guards every write (conditional update on this number).
     version: int = 0
     host: str
-    #: The host whose powers passed because its phone stayed away (§10, issue 34): they
+    #: The host whose powers passed because its phone stayed away (§10 as amended): they
     #: return to it when it reconnects. None once back, or when it let them go itself.
     host_away: str | None = None
     seats: list[Seat] = Field(default_factory=list)
@@ -111,7 +111,7 @@ class Room(BaseModel):
     expires_at: int = 0
     #: Kicked cats kept out for a while (at most MAX_BANS, see lobby.ban).
     bans: list[Ban] = Field(default_factory=list)
-    #: Room option (issue 13): mark a seat Away once its phone has been offline
+    #: Room option: mark a seat Away once its phone has been offline
     #: AUTO_AWAY_SECONDS during a game. Set by the host in the lobby.
     auto_away: bool = True
     #: The last finished game's public table view (``Game.table_view`` of its final
@@ -124,7 +124,7 @@ class Room(BaseModel):
     #: The connections watching as table screens (``watch``; at most MAX_WATCHERS): no
     #: seat, no token; pushed the public view (replies.public_view) when it changes.
     watchers: list[str] = Field(default_factory=list)
-    #: The key a ``watch`` must carry (issue 32; table_screens.py): shown only in the
+    #: The key a ``watch`` must carry (table_screens.py): shown only in the
     #: host's lobby view, kept across games and hand-overs, changed only by the host's
     #: ``new_table_key``. "" (a room stored before keys): no screen watches until then.
     table_key: str = ""
@@ -192,7 +192,7 @@ class Room(BaseModel):
 
     @property
     def closed(self) -> bool:
-        """A lobby whose last seat left: nobody can join it (issue 18), TTL takes it."""
+        """A lobby whose last seat left: nobody can join it, TTL takes it."""
         return not self.started and not self.seats
 
 

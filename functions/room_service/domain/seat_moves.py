@@ -24,7 +24,8 @@ from .room import (
     new_token,
 )
 
-#: A seat's link opens it once, within this long (the issue's ten minutes).
+#: A seat's link opens it once, within this long (ten minutes): a link left on a screen or
+#: in a chat soon opens nothing.
 SEAT_LINK_SECONDS = 600
 #: The host may make a link for another's seat once its phone has been gone this long: as
 #: long as host powers wait before they pass (§10), so a phone that only blinked (a lift,

@@ -1,4 +1,4 @@
-"""Table screens (issue 15) and the key that opens them (issue 32, point 4).
+"""Table screens and the key that opens them.
 
 A table screen (``watch``) takes no seat; it needs the room's **table key**: 128 random bits
 made with the room, shown only in the host's lobby view, carried by the host's table link

@@ -1,6 +1,7 @@
-"""Admission: the limits a message or a connection meets before any room is read (issues
-18 and 37): a connection's pace and its address's, paced where every container sees them
-(ratelimit.py), each source address's open connections, connects, rooms and joins."""
+"""Admission: the limits a message or a connection meets before any room is read
+(docs/security.md, Floods): a connection's pace and its address's, paced where every
+container sees them (ratelimit.py), each source address's open connections, connects,
+rooms and joins."""
 
 from collections.abc import Callable
 

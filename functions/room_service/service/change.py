@@ -108,7 +108,7 @@ class Commit:
     change: Change
     seq: int
     seen: Seen | None = None
-    #: Filled by delivery: the ``rev`` of the view each seat was pushed (issue 34's cut: a
+    #: Filled by delivery: the ``rev`` of the view each seat was pushed (so a
     #: reconnected phone's ping, run right after the push that seated it, is not answered
     #: with that same view a second time).
     pushed: dict[str, str] = field(default_factory=dict)

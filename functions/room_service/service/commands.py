@@ -57,8 +57,8 @@ class _Message(BaseModel):
 
 class _SeatMessage(_Message):
     """A message from a seated phone. ``room``: the room the phone shows, named so its read
-    can run alongside the connection's (issue 16). Only a hint: the seat is the one the
-    connection is bound to, and a room that is not the binding's is read again."""
+    can run alongside the connection's (one round trip, not two). Only a hint: the seat is
+    the one the connection is bound to, and a room that is not the binding's is read again."""
 
     room: RoomCode | None = None
 
@@ -87,12 +87,13 @@ class Join(_Message):
     room: RoomCode
     name: NewName
     #: A local stack's bot (local_stack/bot_client.py) says so: host powers never pass to
-    #: it (§10 as amended, docs/rooms.md). Claiming it only keeps a phone from hosting.
+    #: it (§10 as amended, docs/protocol.md "Host powers when the host is away"). Claiming
+    #: it only keeps a phone from hosting.
     bot: StrictBool = False
 
 
 class Resume(_Message):
-    """A seated phone's first frame on each new socket (issue 36): its seat's token rides in
+    """A seated phone's first frame on each new socket: its seat's token rides in
     a frame, never in a URL (API Gateway's access logs, a proxy and the browser's history
     keep URLs), and a seat that is no longer the phone's is refused over the opened socket,
     where the phone can read why (a refused handshake tells a browser nothing). The
@@ -124,16 +125,16 @@ class TakeSeat(_Message):
 
 
 class Watch(_Message):
-    """A table screen (issue 15): the connection watches the room, seatless and read-only."""
+    """A table screen: the connection watches the room, seatless and read-only."""
 
     action: Literal["watch"]
     room: RoomCode
-    #: The room's table key (issue 32), from the host's table link: without it, refused.
+    #: The room's table key, from the host's table link: without it, refused.
     key: TableKey | None = None
 
 
 class NewTableKey(_SeatMessage):
-    """The host's new table link (issue 32): the old one opens nothing, screens are let go."""
+    """The host's new table link: the old one opens nothing, screens are let go."""
 
     action: Literal["new_table_key"]
 
@@ -149,7 +150,7 @@ class ChangeSettings(_SeatMessage):
     action: Literal["settings"]
     #: Read by the room's game (or ``game``) once the room is loaded (``parse_settings``).
     settings: Any = None
-    #: The game the room plays from now on (issue 14: the host's choice in the lobby).
+    #: The game the room plays from now on (the host's choice in the lobby).
     game: GameKey | None = None
 
 
@@ -196,7 +197,8 @@ class Cover(_SeatMessage):
     """A frame that asks nothing and gets no answer: a phone whose owner has nothing to send
     sends one where another role's phone sends a move the step alone answers (the Knight's
     guard place, answered by the step's end to every seat), so that the Wi-Fi sees every
-    phone send one frame there (issue 34, docs/security.md)."""
+    phone send one frame there: no role's phone stands out by its frames (docs/security.md,
+    "Who can observe what")."""
 
     action: Literal["cover"]
     #: The step it covers, named as a move names its own so that both read alike; not read.
@@ -204,7 +206,7 @@ class Cover(_SeatMessage):
 
 
 class Replay(_SeatMessage):
-    """The last finished game's replay file, for a seat that played it (issue 15)."""
+    """The last finished game's replay file, for a seat that played it."""
 
     action: Literal["replay"]
 
@@ -236,9 +238,9 @@ ROOM_ACTIONS = ("create_room", "join", "resume", "watch", "leave", "settings", "
                 "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key",
                 "seat_link", "take_seat")  # fmt: skip
 _ROOM_ADAPTER: TypeAdapter[RoomAction] = TypeAdapter(RoomAction)
-#: The frames of a phone with no room yet: every other frame may name its room (issue 16,
-#: ``_SeatMessage.room``); ``join``, ``resume``, ``watch`` and ``take_seat`` name the room
-#: they ask for.
+#: The frames of a phone with no room yet: every other frame may name its room, read
+#: alongside the connection's (``_SeatMessage.room``); ``join``, ``resume``, ``watch`` and
+#: ``take_seat`` name the room they ask for.
 ROOMLESS_ACTIONS = ("create_room", "join", "resume", "watch", "take_seat")
 # A frame's name is read as a room action before any game's move (parse_client_message), so
 # a move named like one would never reach its game; and a timeout is the deadline's turn,

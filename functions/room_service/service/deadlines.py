@@ -47,13 +47,14 @@ def host_check(room: Room) -> tuple[TimerMessage, float]:
 
 
 def seat_check(room: Room, seat: Seat) -> tuple[TimerMessage, float]:
-    """Issue 18: look again once a lobby seat's phone has been gone its grace."""
+    """Look again once a lobby seat's phone has been gone its grace: a seat gone that long
+    is freed, so nobody squats a lobby."""
     check = SeatCheckTimer(room=room.code, seat=seat.name)
     return check, LOBBY_SEAT_GRACE_SECONDS + TIMER_MARGIN_SECONDS
 
 
 def away_checks(room: Room, seats: list[Seat], now: float) -> list[tuple[TimerMessage, float]]:
-    """Issue 13: with ``auto_away`` on during a game, a check for each of ``seats`` whose
+    """With ``auto_away`` on during a game, a check for each of ``seats`` whose
     phone is offline, due AUTO_AWAY_SECONDS after it went (far inside SQS's 900 s)."""
     if room.state is None or not room.auto_away:
         return []

@@ -2,7 +2,7 @@
 and views. It returns the connections found gone (HTTP 410) and changes nothing itself:
 the caller decides what a gone phone means for its seat.
 
-What goes on the wire tells an onlooker nothing a role decides (issue 32): every frame of
+What goes on the wire tells an onlooker nothing a role decides: every frame of
 a room is padded to one size (frames.py), and a push reaches every connected seat or the
 mover alone, never a set of seats that a secret move picked (``_push_views``)."""
 
@@ -31,7 +31,7 @@ class Delivery:
         timers = commit.change.timers
         if not timers:
             return self._push_all(commit)
-        # The timers go to SQS while the posts go out (issue 16: one round trip fewer
+        # The timers go to SQS while the posts go out (one round trip fewer
         # before the phones hear of a step's end); both wait only for the write.
         with ThreadPoolExecutor(1) as scheduling:
             scheduled = scheduling.submit(self._schedule, timers)
@@ -55,8 +55,8 @@ class Delivery:
         if change.pong:
             pong = change.pong
             # Nothing in the answer depends on anything but the seat's own view: neither
-            # other seats' pending moves nor steps the seat does not see (issue 18). A view
-            # sent answers the ping as well: no pong beside it (issue 16: one message).
+            # other seats' pending moves nor steps the seat does not see. A view sent
+            # answers the ping as well: no pong beside it (one message, not two).
             if pong.name not in pushed:
                 view = sent.view(pong.name)
                 answer = view if view["rev"] != pong.client_rev else (
@@ -98,13 +98,13 @@ class Delivery:
     def _push_views(self, sent: "_RoomFrames", seen: Seen | None, mover: str | None,
                     ) -> tuple[set[str], list[str]]:  # fmt: skip
         """The seats' new views: none if no seat's view changed but in the game's
-        ``progress_fields`` (its waiting list: issue 16, brought up to date at the step's
-        end or when a phone pings with its ``rev``). After a move that leaves its step as
-        it is and shows the table nothing new, the mover's alone (its acknowledgement) or,
-        on the steps the game names (``Game.pushes_every_move``), every connected seat's
-        the game says sees them (``Game.sees_every_move``: by public facts), whatever the
-        move changed: who is sent a frame depends on the step and on what the
-        table sees, never on who moved or what they hold (issue 32). Anything else (a step's
+        ``progress_fields`` (its waiting list, left out of pushes to save frames: brought up
+        to date at the step's end or when a phone pings with its ``rev``). After a move that
+        leaves its step as it is and shows the table nothing new, the mover's alone (its
+        acknowledgement) or, on the steps the game names (``Game.pushes_every_move``), every
+        connected seat's the game says sees them (``Game.sees_every_move``: by public facts),
+        whatever the move changed: who is sent a frame depends on the step and on what the
+        table sees, never on who moved or what they hold. Anything else (a step's
         end, a timer, a seat come or gone, a move the table sees, such as an Away mark):
         every connected seat's. The seats pushed, and the connections found gone."""
         room = sent.room

@@ -1,4 +1,4 @@
-"""Frames that look alike on the Wi-Fi (issue 32, point 2).
+"""Frames that look alike on the Wi-Fi.
 
 API Gateway neither compresses nor pads WebSocket frames, and TLS hides a frame's content,
 not its length: anyone who can see a venue's Wi-Fi sees each phone's frame sizes. A role's

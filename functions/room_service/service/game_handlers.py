@@ -43,7 +43,7 @@ class GameHandlers:
 
     def start(self, room: Room, name: str, connection_id: str, msg: Start | Rematch) -> Change:
         """The host starts a game from the lobby: the first, or "Play again" after one
-        (issue 13: a finished game returns the room to the lobby). A new key, and the
+        (a finished game returns the room to the lobby). A new key, and the
         seats, their order and the settings as they are now.
 
         The key is 256 bits read from the operating system's CSPRNG (``os.urandom``, as
@@ -66,8 +66,8 @@ class GameHandlers:
             timers=deadline_timers(room, effects, now) + away_checks(room, room.seats, now)
         )
 
-    #: The older name of "Play again": since issue 13 the same as ``start`` (§10's rematch:
-    #: same seats and order, new seed, roles dealt again), from the lobby.
+    #: The older name of "Play again", kept for older phones: the same as ``start`` (§10's
+    #: rematch: same seats and order, new seed, roles dealt again), from the lobby.
     rematch = start
 
     def ping(self, room: Room, name: str, connection_id: str, msg: Ping) -> Change:

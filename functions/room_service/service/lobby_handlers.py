@@ -54,7 +54,7 @@ class LobbyHandlers:
     def settings(self, room: Room, name: str, connection_id: str, msg: ChangeSettings) -> Change:
         lobby.host_only(room, name, "change the settings")
         lobby.lobby_only(room, "change the settings")
-        if msg.game is None:  # the room's game's settings, as before issue 14
+        if msg.game is None:  # the settings of the game the room plays now
             if "settings" not in msg.model_fields_set:
                 raise InvalidAction(
                     "'settings' needs the field 'settings' (or a 'game').",
@@ -109,7 +109,7 @@ class LobbyHandlers:
         return Change(direct=[(connection_id, link)], push_views=seat_name != name)
 
     def new_table_key(self, room: Room, name: str, connection_id: str, msg: NewTableKey) -> Change:
-        """Issue 32: the host's new table link. The old key opens nothing now; every table
+        """The host's new table link. The old key opens nothing now; every table
         screen watching is told it was let go (the host opens the new link on the TV)."""
         lobby.host_only(room, name, "make a new table link")
         lobby.lobby_only(room, "make a new table link")
@@ -126,7 +126,7 @@ class LobbyHandlers:
         change = Change()  # every view shows the seat offline now (the host's above all)
         if room.host == name:
             change.timers.append(host_check(room))
-        if not room.started:  # a lobby seat gone a while is freed (issue 18)
+        if not room.started:  # a lobby seat gone a while is freed: no squatting
             change.timers.append(seat_check(room, seat))
         change.timers.extend(away_checks(room, [seat], self.clock()))
         return change
@@ -164,7 +164,7 @@ class LobbyHandlers:
         return Change() if lobby.free_gone_seats(room, self.clock()) else no_change()
 
     def check_away(self, room: Room, timer: AwayCheckTimer) -> Change:
-        """Issue 13: the ``away_check`` timer. With ``auto_away`` on, a seat whose phone has
+        """The ``away_check`` timer. With ``auto_away`` on, a seat whose phone has
         stayed offline AUTO_AWAY_SECONDS in a game is marked Away the way a seat that left
         is (the game's ``leave``: §9, ended as usual when that phone acts again). Nothing
         happens if the phone came back (a newer check follows a newer departure), the game

@@ -78,7 +78,7 @@ PONG = {"type": "pong"}
 def same_but_progress(before: dict[str, Any], after: dict[str, Any],
                       progress_fields: frozenset[str]) -> bool:  # fmt: skip
     """Whether two views of one seat differ at most in the game's ``progress_fields`` (who
-    the step still waits for: not pushed on its own, issue 16)."""
+    the step still waits for: not pushed on its own, to save frames)."""
     if before == after:
         return True
     if before.keys() != after.keys():
@@ -107,9 +107,9 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
             "start_problem": _problem(game.start_problem(room.settings, count)),
             "auto_away": room.auto_away,
             "seat_news": seat_news(room),
-            # Issue 32: the table screen's key, the host's alone (domain/table_screens.py).
+            # The table screen's key, the host's alone (domain/table_screens.py).
             "table_key": (room.table_key or None) if name == room.host else None,
-            # Issue 13: the phone keeps the result up until its player taps "To the lobby".
+            # The phone keeps the result up until its player taps "To the lobby".
             "last_result": room.last_result if seat and seat.played_last_game else None,
         }
     view = dict(game_views[name]) if game_views else game.views(room.state)[name]

@@ -128,7 +128,7 @@ class RoomService(LobbyHandlers, GameHandlers):
     # == entrypoints =======================================================================
     def connect(self, connection_id: str, source_ip: str | None = None) -> None:
         """``$connect``: admitted, or refused for its address's limits alone. A seat is
-        not checked here (issue 36): a browser cannot read why a handshake failed, so a
+        not checked here: a browser cannot read why a handshake failed, so a
         refused seat would look like a bad network, and a bad network like a refused seat.
         A seated phone names its seat in its first frame (``resume``), where a refusal can
         be told. ``source_ip``: the caller's address as API Gateway saw it (the request
@@ -212,7 +212,7 @@ class RoomService(LobbyHandlers, GameHandlers):
                  arrived: float) -> None:  # fmt: skip
         """A command from a seated phone: its handler runs on the seat its binding holds.
         The message is paced on the connection's item while the room it names is read
-        (issue 16: the phone waits for one round trip before its move's write, not two)."""
+        (the phone waits for one round trip before its move's write, not two)."""
         with ThreadPoolExecutor(1) as alongside:
             binding, loaded = self._arrive_reading(connection_id, command.room, alongside,
                                                    source_ip, arrived)  # fmt: skip
@@ -265,9 +265,9 @@ class RoomService(LobbyHandlers, GameHandlers):
                         alongside: ThreadPoolExecutor, source_ip: str | None, arrived: float,
                         ) -> tuple[Binding | None, Loaded | None]:  # fmt: skip
         """The connection's binding (its message paced where every container sees it)
-        and, read at the same time, the room the phone named: one round trip for both
-        (issue 16). The read counts only if it is the binding's room; the binding alone
-        says which seat speaks, so naming another room reads it for nothing."""
+        and, read at the same time, the room the phone named: one round trip for both.
+        The read counts only if it is the binding's room; the binding alone says which
+        seat speaks, so naming another room reads it for nothing."""
         code = normalise_code(named or "")
         if not could_be_code(code):  # no room named, or none the server made: no read
             return self.admission.arrive(connection_id, source_ip, arrived), None
@@ -290,7 +290,7 @@ class RoomService(LobbyHandlers, GameHandlers):
     # == a finished game's replay ==========================================================
     def replay(self, room: Room, name: str, connection_id: str, msg: Replay) -> Change:
         """The replay file of the game the lobby shows the result of, for a seat that
-        played it (issue 15): the viewer's file of its journal read from the step items
+        played it: the viewer's file of its journal read from the step items
         (journal.py: the table's steps, nothing its end screen does not show), sent to
         this phone alone in parts of at most ``REPLAY_PART_CHARS`` (zlib, base64), so no
         frame passes API Gateway's 32 KB. Nothing is written."""
@@ -376,7 +376,8 @@ class RoomService(LobbyHandlers, GameHandlers):
             return Change(direct=[(connection_id, joined)])
 
         # Every refusal a stranger could meet is decided on one read of the room item, the
-        # same read for a code with no room as for a game under way (issue 18: one answer).
+        # same read for a code with no room as for a game under way: one answer, so a probe of
+        # codes learns nothing.
         stored = self.ports.store.load(code)
         if stored is None:
             raise CannotJoin()
@@ -390,7 +391,7 @@ class RoomService(LobbyHandlers, GameHandlers):
 
     def _resume(self, connection_id: str, msg: Resume, source_ip: str | None,
                 arrived: float) -> None:  # fmt: skip
-        """A seated phone's first frame on a new socket (issue 36): the token names its
+        """A seated phone's first frame on a new socket: the token names its
         seat, which the connection takes (the older connection, if any, is let go); then
         it is answered as a ping. A token no seat of the room holds (the seat was let go,
         the room closed) is refused in words and the socket closed: only then may the phone
@@ -437,12 +438,12 @@ class RoomService(LobbyHandlers, GameHandlers):
             raise seat_moves.SeatLinkUsed() from None
         self.ports.connections.bind(connection_id, taken[0])
 
-    # == table screens (issue 15) ==========================================================
+    # == table screens =====================================================================
     def _watch(self, connection_id: str, msg: Watch, source_ip: str | None,
                arrived: float) -> None:  # fmt: skip
         """A table screen: the connection watches the room with no seat and no token; it is
         sent the public view now and whenever that changes (delivery._push_watchers). It
-        must carry the room's table key (issue 32: only the host's lobby shows it); without
+        must carry the room's table key (only the host's lobby shows it); without
         it, or with another, it is refused and no screen is let go (table_screens.py)."""
         self._arrive_new(connection_id, source_ip, arrived)
         if not msg.key:
@@ -538,7 +539,7 @@ def _answered(change: Change, shown: str | None) -> Change:
     delivery pushed the seat its view (``shown``: that view's rev): a ping is then answered
     only by a view that differs from it. The push already was the ping's answer (a view
     answers a ping: docs/protocol.md), so the same view is not sent again, nor a pong beside
-    it (issue 34's cut: one frame fewer each time a phone comes back). Every reconnecting
+    it (one frame fewer each time a phone comes back). Every reconnecting
     phone is treated alike, whatever its role."""
     pong = change.pong
     if shown is not None and pong is not None and pong.answer:
