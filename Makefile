@@ -68,7 +68,7 @@ property: $(STAMP)
 
 ## soak: the slow guards at their full counts (docs/testing.md): 5,000 random games of each
 ## game, then the balance and deduction guards, then the twelve-way vote race 200 times
-## (100 in make test); about 20 minutes on 2 cores
+## (50 in make test); about 20 minutes on 2 cores
 SOAK_GAMES ?= 5000
 soak: $(STAMP)
 	PROPERTY_GAMES=$(SOAK_GAMES) $(PYTEST) -n 2 tests/engine -m slow
