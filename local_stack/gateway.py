@@ -47,6 +47,7 @@ POST_LIMIT = 128 * 1024  # management API message size
 IDLE_TIMEOUT = 10 * 60
 MAX_CONNECTION = 2 * 3600
 GOING_AWAY = 1001
+CLOSE_WAIT_SECONDS = 2  # a socket closed by the stack: how long its phone has to answer
 API_ID = "local"
 #: A Host header that is a host and maybe a port, nothing else: only such a one is written
 #: into the Content-Security-Policy (any other would add to the policy what it likes).
@@ -252,7 +253,10 @@ class Gateway:
             self.connections.pop(connection.id, None)
             self.stats.refused += 1
             return web.Response(status=status)
-        socket = web.WebSocketResponse(max_msg_size=self.frame_limit, autoping=True)
+        # A close waits at most CLOSE_WAIT_SECONDS for the phone's answer: a frozen or dead
+        # page never answers, and Ctrl-C must not wait aiohttp's default 10 s per socket.
+        socket = web.WebSocketResponse(max_msg_size=self.frame_limit, autoping=True,
+                                       timeout=CLOSE_WAIT_SECONDS)  # fmt: skip
         try:
             await socket.prepare(request)
         except ConnectionResetError:  # the phone gave up while $connect ran
@@ -353,9 +357,12 @@ class Gateway:
         """Close every socket (1001) and wait for their $disconnect handlers, which post
         to the others through this gateway, so it must still be listening."""
         self.closing = True
-        for connection in list(self.connections.values()):
-            if connection.open:
-                await connection.socket.close(code=GOING_AWAY, message=b"Server shutting down")
+        # All at once: one after another, each waiting for its phone's answer, a table of
+        # phones (or a frozen one) kept Ctrl-C waiting past the test harness's 30 s.
+        await asyncio.gather(*(
+            connection.socket.close(code=GOING_AWAY, message=b"Server shutting down")
+            for connection in list(self.connections.values()) if connection.open
+        ), return_exceptions=True)  # fmt: skip
         deadline = time.monotonic() + wait
         while self.connections and time.monotonic() < deadline:
             await asyncio.sleep(0.05)

@@ -107,7 +107,10 @@ class LocalStack:
         app.router.add_post("/local/timers/{state:pause|resume}", self.timers_control)
         app.router.add_post("/local/faults/throttle", self.throttle_control)
         self.gateway.observers.append(self._on_post)
-        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
+        # shutdown_timeout: requests still running when the stack stops are cancelled after
+        # 2 s (aiohttp waits 60 by default), so Ctrl-C stops everything promptly.
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None,
+                                     shutdown_timeout=2.0)  # fmt: skip
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.options.host, self.options.port)
         await site.start()
