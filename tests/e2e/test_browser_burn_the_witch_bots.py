@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.btw_ui_table import Table
+from tests.support.local_stack_process import BOTS_SEATED_MS
 from tests.support.ui_table import ARTIFACTS
 from tests.support.untranslated import SEEN_TEXT_JS, english_words, strings, table_names
 
@@ -85,7 +86,7 @@ def test_one_human_plays_burn_the_witch_with_bots_through_taps_without_english(
     # reader reads it).
     read("home", f"{page.evaluate(SEEN_TEXT_JS)}\n{page.title()}", in_game=False)
     page.locator("main button.big").last.click()  # the create form's button
-    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)  # the four bots sat
+    expect(page.locator(".seats li")).to_have_count(5, timeout=BOTS_SEATED_MS)  # the four bots sat
     code = page.locator("p.code").inner_text().strip()
     names = table_names(HUMAN, code)
     expect(page.locator(".game-name")).to_contain_text(say["btw_game"])

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.test_browser_replay_viewer import _file
 from tests.support.error_codes import LANGUAGES
+from tests.support.local_stack_process import BOTS_SEATED_MS
 from tests.support.ui_table import PHONE, collect_csp_violations
 
 LAPTOP = {"width": 1280, "height": 720}
@@ -91,7 +92,7 @@ def test_phone_and_table_screen_play_under_the_policy(stack, browser, violations
     phone.goto(stack.http_url + "/")
     phone.fill("#name", "Zoe")
     phone.get_by_role("button", name="Create a room", exact=True).click()
-    expect(phone.locator(".seats li")).to_have_count(5, timeout=20_000)
+    expect(phone.locator(".seats li")).to_have_count(5, timeout=BOTS_SEATED_MS)
     expect(phone.locator(".qr svg").first).to_be_visible()
     link = phone.locator("#table-screen .link a").get_attribute("href")
     table = _open(browser, violations, LAPTOP)

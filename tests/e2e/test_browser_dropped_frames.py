@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.local_stack_process import BROWSER_TIME_SCALE, LocalStackProcess
+from tests.support.local_stack_process import BOTS_SEATED_MS, BROWSER_TIME_SCALE, LocalStackProcess
 from tests.support.ui_table import ARTIFACTS, LOCALES
 
 I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
@@ -37,7 +37,7 @@ def _host_a_lobby_of_bots(page, stack, t: dict[str, str]) -> None:
     page.goto(stack.http_url + "/")
     page.fill("#name", "Zoe")
     page.get_by_role("button", name=t["create_room"], exact=True).click()
-    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    expect(page.locator(".seats li")).to_have_count(5, timeout=BOTS_SEATED_MS)
 
 
 def test_a_throttled_move_is_sent_again_and_lands(stack, phones):

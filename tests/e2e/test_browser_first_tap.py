@@ -6,6 +6,7 @@ then taps one name, once."""
 from playwright.sync_api import expect
 
 from tests.support.bot_table import table_of
+from tests.support.local_stack_process import BOTS_SEATED_MS
 
 
 def test_the_chiefs_first_tap_on_a_fresh_proposal_selects_the_cat(stack, phones):
@@ -14,7 +15,7 @@ def test_the_chiefs_first_tap_on_a_fresh_proposal_selects_the_cat(stack, phones)
     page.fill("#name", "Zoe")
     page.select_option("#limit", "")
     page.get_by_role("button", name="Create a room", exact=True).click()
-    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    expect(page.locator(".seats li")).to_have_count(5, timeout=BOTS_SEATED_MS)
     page.get_by_role("button", name="Start the game").click()
     table = table_of([page])
     plays = table._choose

@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.support.local_stack_process import BOTS_SEATED_MS
 from tests.support.ui_table import ARTIFACTS
 
 SEAT_LINK = re.compile(r"#seat=[A-Z]+\.[A-Za-z0-9_-]+$")
@@ -18,7 +19,7 @@ def test_a_seat_moves_to_a_new_phone_mid_game_once(stack, phones):
     old.goto(stack.http_url + "/")
     old.fill("#name", "Zoe")
     old.get_by_role("button", name="Create a room", exact=True).click()
-    expect(old.locator(".seats li")).to_have_count(5, timeout=20_000)
+    expect(old.locator(".seats li")).to_have_count(5, timeout=BOTS_SEATED_MS)
     old.get_by_role("button", name="Start the game").click()
     expect(old.get_by_role("heading", name="Your secret role")).to_be_visible(timeout=10_000)
     role = _held_role(old)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.local_stack_process import BOTS_SEATED_MS
 from tests.support.ui_table import ARTIFACTS, CONTRAST_JS, LOCALES
 
 I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
@@ -26,7 +27,7 @@ def _create_a_room_for_bots(page, stack, create: str = "Create a room") -> None:
     page.goto(stack.http_url + "/")
     page.fill("#name", "Zoe")
     page.get_by_role("button", name=create, exact=True).click()
-    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    expect(page.locator(".seats li")).to_have_count(5, timeout=BOTS_SEATED_MS)
 
 
 def test_a_person_starts_a_game_against_bots_and_a_reload_keeps_the_seat(stack, phone):
@@ -183,7 +184,7 @@ def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kep
     page.select_option("#limit", "60")
     page.check("#reveal")  # a second field keeps the first one's change
     page.get_by_role("button", name="Create a room", exact=True).click()
-    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    expect(page.locator(".seats li")).to_have_count(5, timeout=BOTS_SEATED_MS)
     created = [json.loads(p) for p in sent if '"create_room"' in p]
     assert [c["game"] for c in created] == ["catch_the_witch"], created
     assert created[0]["settings"]["discussion_limit"] == 60, created

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from local_stack.bot_client import BotClient
 from tests.e2e.test_browser_end_screen import REVEAL_RUNNING_JS
+from tests.support.local_stack_process import BOTS_SEATED_MS
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 LANDSCAPE = {"width": 1280, "height": 720}
@@ -228,7 +229,7 @@ def test_the_host_s_lobby_gives_the_keyed_table_link_and_a_new_one_lets_the_tv_g
     page.goto(stack.http_url + "/")
     page.fill("#name", "Zoe")
     page.get_by_role("button", name="Create a room", exact=True).click()
-    expect(page.locator(".seats li")).to_have_count(5, timeout=20_000)
+    expect(page.locator(".seats li")).to_have_count(5, timeout=BOTS_SEATED_MS)
     link = page.locator("#table-screen .link a")
     page.locator("#table-screen summary").click()
     first = link.get_attribute("href")

@@ -119,3 +119,8 @@ def describe(cats) -> str:
                      f"seq={cat.seq} away={[p['name'] for p in game.get('players', []) if p['away']]} "
                      f"last sent={cat.sent[-1:]} errors={cat.errors}")  # fmt: skip
     return "\n".join(lines)
+
+
+#: How long a browser test waits (ms) for the stack's four bots to sit in a new room: they
+#: join one after another, and a loaded CI machine once took over 20 s for the four.
+BOTS_SEATED_MS = 45_000
