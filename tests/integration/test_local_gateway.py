@@ -146,7 +146,7 @@ def test_a_frame_over_32_kb_closes_the_socket_with_1009():
 def test_an_idle_socket_is_closed_with_1001_and_frames_from_the_client_keep_it_open():
     async def test(gateway, lambdas, port, session):
         socket = await session.ws_connect(f"ws://127.0.0.1:{port}/prod")
-        for _ in range(4):  # 1.2 s of pings every 0.3 s, each under the 0.6 s limit
+        for _ in range(4):  # 1.2 s of pings every 0.3 s, each well under the 1.5 s limit
             await asyncio.sleep(0.3)
             await socket.send_str('{"action": "ping"}')
         alive_after_pings = not socket.closed
@@ -154,10 +154,11 @@ def test_an_idle_socket_is_closed_with_1001_and_frames_from_the_client_keep_it_o
         await socket.receive(timeout=5)
         return alive_after_pings, socket.close_code, time.monotonic() - started
 
-    alive, code, silent = run_gateway(test, idle_timeout=0.6)
+    # 1.5 s, not 0.6: on a loaded CI machine a 0.3 s sleep once outlasted a 0.6 s limit.
+    alive, code, silent = run_gateway(test, idle_timeout=1.5)
     assert alive
     assert code == 1001
-    assert 0.4 < silent < 2
+    assert 1.0 < silent < 4
 
 
 def test_a_failed_handler_tells_the_phone_like_api_gateway():
