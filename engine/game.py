@@ -30,6 +30,24 @@ View = dict[str, Any]
 BotMove = dict[str, Any] | None
 
 
+def _bounds(field: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """One setting's JSON schema, flattened for a client: its type, default, numeric bounds
+    and choices, and ``optional`` when it may be null (pydantic's ``anyOf`` with null)."""
+    found: dict[str, Any] = {"default": field["default"]} if "default" in field else {}
+    branches = field.get("anyOf", [field])
+    if any(branch.get("type") == "null" for branch in branches):
+        found["optional"] = True
+    for branch in branches:
+        if "$ref" in branch:
+            branch = defs[branch["$ref"].rsplit("/", 1)[-1]]
+        if branch.get("type") == "array":
+            found["list_of"] = _bounds(branch.get("items", {}), defs)
+        for key in ("type", "minimum", "maximum", "enum", "minLength", "maxLength"):
+            if key in branch and branch.get("type") != "null":
+                found[key] = branch[key]
+    return found
+
+
 class Game(ABC):
     """One game the rooms can host. Subclasses set the class attributes and implement the
     methods; every method is pure and returns new objects (the state passed in is never
@@ -70,6 +88,18 @@ class Game(ABC):
     def start_problem(self, settings: BaseModel, player_count: int) -> GameError | None:
         """Why a game with these settings and this many seated players cannot start yet: the
         refusal a start would get, whose code and params the phones word (None: it can)."""
+
+    def lobby_rules(self) -> dict[str, Any]:
+        """What every lobby view says of the game itself, so a client need not copy it: the
+        seats it takes and each setting's bounds and default (from the settings model)."""
+        schema = self.settings_model.model_json_schema()
+        return {
+            "player_range": {"min": self.min_players, "max": self.max_players},
+            "setting_bounds": {
+                name: _bounds(field, schema.get("$defs", {}))
+                for name, field in schema.get("properties", {}).items()
+            },
+        }
 
     def lobby_facts(self, settings: BaseModel, player_count: int) -> dict[str, Any]:
         """What the lobby shows besides the seats and settings (e.g. the role set the table

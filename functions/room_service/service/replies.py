@@ -103,6 +103,7 @@ def view_for(room: Room, name: str, game_views: dict[str, dict] | None = None) -
             "host": room.host,
             "seats": _seats(room, connected),
             "settings": room.settings.model_dump(mode="json"),
+            **game.lobby_rules(),
             **game.lobby_facts(room.settings, count),
             "start_problem": _problem(game.start_problem(room.settings, count)),
             "auto_away": room.auto_away,
@@ -130,6 +131,7 @@ def public_view(room: Room) -> dict[str, Any]:
             "room": room.code,
             "host": room.host,
             "seats": _seats(room, connected),
+            **room.rules.lobby_rules(),
             "seat_news": seat_news(room),
             "last_result": room.last_result,
         }
