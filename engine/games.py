@@ -4,6 +4,8 @@ names it. The room service, the local stack and the command lines look games up 
 Tests may register a game of their own (``register``), e.g. tests/support/coin_game.py.
 """
 
+import importlib
+import os
 from collections.abc import Iterable
 
 from .burn_the_witch.game import BurnTheWitch
@@ -50,3 +52,22 @@ def register(game: Game) -> None:
     ValueError if one of its moves takes a reserved name (``reserve_move_names``)."""
     _check_move_names(game, _RESERVED_MOVE_NAMES)
     GAMES[game.key] = game
+
+
+#: Games a process hosts besides the shipped ones, as ``module:Class`` pairs separated by
+#: commas (e.g. ``tests.support.coin_game:CoinGame``): how a local stack started by a test
+#: plays a game that is not shipped. An environment variable, not an option, because every
+#: process that loads the registry must see it, the local stack's Lambda workers included;
+#: a deployment never sets it.
+EXTRA_GAMES_VARIABLE = "EXTRA_GAMES"
+
+
+def _register_extra_games(spec: str) -> None:
+    for pair in filter(None, (part.strip() for part in spec.split(","))):
+        module, _, name = pair.partition(":")
+        game_class = getattr(importlib.import_module(module), name)
+        if game_class.key not in GAMES:
+            register(game_class())
+
+
+_register_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, ""))
