@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.games import GAMES
+
 FRONTEND = Path(__file__).resolve().parent.parent / "frontend"
 
 NO_CACHE = "no-cache"  # revalidate every time (CloudFront keeps it 1 s at most)
@@ -101,7 +103,8 @@ def uploads(websocket_url: str, root: Path = FRONTEND) -> list[Upload]:
         found.append(Upload(relative, page, _content_type(relative), NO_CACHE))
         if relative in PAGE_ALIASES:
             found.append(Upload(PAGE_ALIASES[relative], page, _content_type(relative), NO_CACHE))
-    config = json.dumps({"websocket_url": websocket_url}).encode()
+    # The games the deployed stack hosts (its registry is this one), for the create form.
+    config = json.dumps({"websocket_url": websocket_url, "games": list(GAMES)}).encode()
     found.append(Upload(CONFIG, config, _content_type(CONFIG), NO_CACHE))
     return found
 

@@ -37,6 +37,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from engine.games import GAMES
 from events.generate import websocket_event
 
 from .lambdas import Invocation, LocalLambdas
@@ -422,7 +423,8 @@ class Gateway:
 
     async def config(self, request: web.Request) -> web.Response:
         url = f"{self.websocket_origin(request)}/{self.stage}"
-        return web.json_response({"websocket_url": url, **self.clock})
+        # The games this stack hosts, for the create form (a test's stack may host more).
+        return web.json_response({"websocket_url": url, "games": list(GAMES), **self.clock})
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         return self._page("index.html")

@@ -16,6 +16,7 @@ from moto import mock_aws
 import deploy.__main__ as deployer
 from deploy.frontend import IMMUTABLE, NO_CACHE, uploads
 from deploy.stack import destroy
+from engine.games import GAMES
 
 REGION = "eu-west-1"
 STACK = "catch-the-witch"
@@ -77,9 +78,12 @@ def test_publish_uploads_the_client_writes_config_invalidates_and_prints_the_url
     assert url == f"https://{distribution['DomainName']}/"
     objects = _objects(session, _bucket(session))
     config = objects["config.json"]
-    # Only the WebSocket's address: a deployed phone counts down on the wall clock (no
+    # The WebSocket's address and the games it hosts: a deployed phone counts down on the wall clock (no
     # time_scale: that is the local stack's, for tests).
-    assert json.loads(config["Body"].read()) == {"websocket_url": WEBSOCKET_URL}
+    assert json.loads(config["Body"].read()) == {
+        "websocket_url": WEBSOCKET_URL,
+        "games": list(GAMES),
+    }
     assert config["ContentType"].startswith("application/json")
     for page in ("index.html", "rules.html", "rules/en.html", "table.html", "table", "config.json"):
         assert objects[page]["CacheControl"] == NO_CACHE, page

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from deploy.smoke import RACED_REFUSALS
+from engine.games import GAMES
 from local_stack.bot_client import PACED_REFUSALS, BotClient
 from tests.support.local_stack_process import BOT_TIME_SCALE, LocalStackProcess, describe, until
 
@@ -187,7 +188,7 @@ def test_the_phone_client_and_its_config_are_served_on_the_same_port(stack):
     status, body = stack.get("/config.json")
     assert status == 200
     # The phones count down on the handlers' clock: this stack's runs BOT_TIME_SCALE× fast.
-    assert json.loads(body) == {"websocket_url": stack.websocket_url,
+    assert json.loads(body) == {"websocket_url": stack.websocket_url, "games": list(GAMES),
                                 "time_scale": BOT_TIME_SCALE, "time_origin": stack.clock.origin}  # fmt: skip
     status, _ = stack.get("/")
     assert status == 200

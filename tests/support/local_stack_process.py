@@ -29,11 +29,17 @@ REAL_TIME = 1.0
 
 
 class LocalStackProcess:
-    def __init__(self, *args: str, time_scale: float = REAL_TIME):
+    def __init__(
+        self, *args: str, time_scale: float = REAL_TIME, env: dict[str, str] | None = None
+    ):
+        """``env``: variables to add to the stack's environment (e.g. engine/games.py's
+        EXTRA_GAMES, for a stack that hosts a game that is not shipped)."""
         if time_scale != REAL_TIME:
             args = (*args, "--time-scale", f"{time_scale:g}")
         self.time_scale = time_scale
-        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_ENDPOINT_URL")}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_ENDPOINT_URL")} | (
+            env or {}
+        )
         self.process = subprocess.Popen(
             [sys.executable, "-m", "local_stack", "--host", "127.0.0.1", "--port", "0",
              "--no-qr", *args],
