@@ -13,6 +13,7 @@ import secrets
 
 import pytest
 
+from engine.games import game_of
 from engine.rng import Rng
 from functions.room_service.domain import table_screens
 from functions.room_service.domain.room import MAX_WATCHERS
@@ -38,6 +39,8 @@ def test_a_table_screen_gets_the_lobby_s_public_part_and_takes_no_seat():
         "phase": "lobby", "watching": True, "game": "catch_the_witch", "room": h.code,
         "host": "Ann", "last_result": None, "seat_news": [],
         "seats": [{"name": name, "seat": i, "connected": True} for i, name in enumerate(NAMES, 1)],
+        # What the game is, not what the room chose: its seats and its settings' bounds.
+        **game_of("catch_the_witch").lobby_rules(),
     }  # fmt: skip
     assert [seat.name for seat in h.room().seats] == NAMES
     assert h.room().watchers == [TV]

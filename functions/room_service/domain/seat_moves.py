@@ -10,6 +10,7 @@ Every move is told as well. Pure functions of a room and the time, like lobby.py
 """
 
 import secrets
+from typing import NamedTuple
 
 from engine.errors import IllegalAction
 
@@ -64,7 +65,14 @@ class SeatMoved(IllegalAction):
         super().__init__("Your seat moved to another phone.", "§10")
 
 
-def make_link(room: Room, asker: str, seat_name: str, now: float) -> str:
+class SeatLinkKey(NamedTuple):
+    """A seat's one-time key, and until when it opens the seat (what the phone is sent)."""
+
+    key: str
+    until: float
+
+
+def make_link(room: Room, asker: str, seat_name: str, now: float) -> SeatLinkKey:
     """A new one-time key for ``seat_name``'s seat, asked for by ``asker`` (the seat's own
     phone, or the host for a phone gone long enough). A newer link replaces an older one."""
     seat = seated(room, seat_name)
@@ -74,9 +82,9 @@ def make_link(room: Room, asker: str, seat_name: str, now: float) -> str:
         if seat.connection is not None or gone_for < SEAT_LINK_OFFLINE_SECONDS:
             raise SeatStillHere(seat_name)
         tell(room, SeatNews(name=seat_name, what="link", at=now))
-    key = new_token()
-    seat.link_hash, seat.link_until = hash_token(key), now + SEAT_LINK_SECONDS
-    return key
+    link = SeatLinkKey(new_token(), now + SEAT_LINK_SECONDS)
+    seat.link_hash, seat.link_until = hash_token(link.key), link.until
+    return link
 
 
 def take(room: Room, key: str, connection_id: str, now: float) -> tuple[Seat, str, str | None]:

@@ -1,6 +1,8 @@
-"""What a command asks of a room once it is written: the Change a handler returns, and
-the Commit a unit of work hands to delivery (the room as written, and what to send)."""
+"""What a handler is given and what it returns: the Context every handler is passed, the
+Change it returns (what a command asks of a room once it is written), and the Commit a unit
+of work hands to delivery (the room as written, and what to send)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -8,9 +10,23 @@ from pydantic import BaseModel
 
 from engine.effects import Effect
 
-from ..domain.room import Room
+from ..adapters.ports import Metrics, RoomStore
+from ..domain.room import Binding, Room
 from ..domain.timers import TimerMessage
 from . import replies
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a handler needs besides the room and the command: passed in, so a handler
+    reads as a function of what it is given (handlers.py lists them all)."""
+
+    #: The service's clock (game seconds; tests pass a fake one).
+    clock: Callable[[], float]
+    metrics: Metrics
+    #: Read only (a finished game's journal): a handler's writes go through the unit of
+    #: work, which writes the room the handler changed.
+    store: RoomStore
 
 
 @dataclass
@@ -56,6 +72,10 @@ class Change:
     pong: Pong | None = None
     #: A table screen that began watching: sent the public view whether it changed or not.
     watcher: str | None = None
+    #: What the phone that arrived (a join, a seat link opened, a table screen) is bound
+    #: to once the change is written and delivered: the seat it speaks for, or the room
+    #: it watches.
+    binding: Binding | None = None
     #: The seat whose move this is, when its move left the step as it was: if only its
     #: view changed, only it is sent one (delivery.py: the acknowledgement).
     mover: str | None = None

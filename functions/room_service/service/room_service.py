@@ -1,9 +1,10 @@
 """RoomService: the entrypoints' one door. It routes each event to its handler and runs
 that handler as a unit of work, then delivers what was committed:
 
-    entrypoint → command (commands.py) → handler (lobby_handlers.py, game_handlers.py)
-    → unit of work (unit_of_work.py: load, change, conditional write) → delivery
-    (delivery.py: push, schedule; returns the phones found gone)
+    entrypoint → command (commands.py) → handler (found in handlers.py's tables, or
+    ``ARRIVALS`` below; written in lobby_handlers.py, game_handlers.py) → unit of work
+    (unit_of_work.py: load, change, conditional write) → delivery (delivery.py: push,
+    schedule; returns the phones found gone)
 
 Nothing below calls back up: what a gone phone means for its seat is decided here, as a
 unit of work of its own. No AWS imports here: the outside world is behind the ports.
@@ -17,7 +18,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from engine.command_lines import ReplayError
 from engine.errors import GameError, IllegalAction, InvalidAction
 from engine.games import game_of
 
@@ -27,7 +27,7 @@ from ..adapters.ratelimit import (
     JOIN_ATTEMPTS_PER_IP_PER_HOUR,
     ROOMS_PER_IP_PER_HOUR,
 )
-from ..domain import journal, lobby, seat_moves, table_screens
+from ..domain import lobby, seat_moves, table_screens
 from ..domain.lobby import CannotJoin
 from ..domain.room import (
     ROOM_TTL_SECONDS,
@@ -42,13 +42,7 @@ from ..domain.room import (
     normalise_code,
     watcher_binding,
 )
-from ..domain.timers import (
-    AwayCheckTimer,
-    DeadlineTimer,
-    HostCheckTimer,
-    SeatCheckTimer,
-    parse_timer,
-)
+from ..domain.timers import parse_timer
 from . import commands, replies
 from .admission import (
     Admission,
@@ -58,31 +52,11 @@ from .admission import (
     TooManyJoins,
     TooManyRooms,
 )
-from .change import Change, Commit, Pong, no_change
-from .commands import (
-    ChangeSettings,
-    Cover,
-    CreateRoom,
-    GameMove,
-    HandOver,
-    Join,
-    Kick,
-    Leave,
-    NewTableKey,
-    Ping,
-    Rematch,
-    Reorder,
-    Replay,
-    Resume,
-    RoomOptions,
-    SeatLink,
-    Start,
-    TakeSeat,
-    Watch,
-)
+from .change import Change, Commit, Context, Pong
+from .commands import Cover, CreateRoom, Join, Ping, Resume, TakeSeat, Watch
 from .delivery import Delivery
-from .game_handlers import GameHandlers
-from .lobby_handlers import LobbyHandlers
+from .handlers import SEAT_HANDLERS, TIMER_HANDLERS
+from .lobby_handlers import connections_gone, phone_gone, watcher_gone
 from .unit_of_work import Busy, Loaded, NoSuchRoom, UnitOfWork
 
 MAX_CODE_ATTEMPTS = 20
@@ -100,7 +74,7 @@ class Ports:
     metrics: Metrics
 
 
-class RoomService(LobbyHandlers, GameHandlers):
+class RoomService:
     def __init__(
         self,
         ports: Ports,
@@ -117,13 +91,8 @@ class RoomService(LobbyHandlers, GameHandlers):
             on_conflict=lambda: self.metrics.count("WriteConflicts"),
         )  # fmt: skip
         self.delivery = Delivery(ports.pusher, ports.timers)
-        self.seat_handlers: dict[type, Callable[[Room, str, str, Any], Change]] = {
-            Leave: self.leave, ChangeSettings: self.settings, Reorder: self.reorder,
-            Kick: self.kick, HandOver: self.hand_over, Start: self.start,
-            Rematch: self.rematch, RoomOptions: self.room_options, Ping: self.ping,
-            GameMove: self.move, Replay: self.replay, NewTableKey: self.new_table_key,
-            SeatLink: self.seat_link,
-        }  # fmt: skip
+        #: What every handler is given besides the room and the command (change.py).
+        self.context = Context(clock, ports.metrics, ports.store)
 
     # == entrypoints =======================================================================
     def connect(self, connection_id: str, source_ip: str | None = None) -> None:
@@ -147,10 +116,11 @@ class RoomService(LobbyHandlers, GameHandlers):
         where = self.ports.connections.lookup(connection_id)
         self.ports.connections.unbind(connection_id)
         if where is not None and where.watching:
-            self._server_event(where.room, lambda room: self.watcher_gone(room, connection_id))
+            self._server_event(where.room, lambda room: watcher_gone(room, connection_id))
         elif where is not None:
             self._server_event(
-                where.room, lambda room: self.phone_gone(room, where.seat, connection_id)
+                where.room,
+                lambda room: phone_gone(self.context, room, where.seat, connection_id),
             )
 
     def message(self, connection_id: str, body: str | bytes | None,
@@ -164,22 +134,10 @@ class RoomService(LobbyHandlers, GameHandlers):
         try:
             self.admission.refuse_early(connection_id, source_ip, arrived)
             command = commands.parse_client_message(body)
-            if isinstance(command, Cover):
-                # It asks nothing, so nothing answers, and it reaches no table: it is
-                # paced in this container's memory alone.
-                self.admission.pace_locally(connection_id, arrived)
-                return
-            if isinstance(command, CreateRoom):
-                self._create_room(connection_id, command, source_ip, arrived)
-            elif isinstance(command, Join):
-                self._join(connection_id, command, source_ip, arrived)
-            elif isinstance(command, Resume):
-                self._resume(connection_id, command, source_ip, arrived)
-            elif isinstance(command, Watch):
-                self._watch(connection_id, command, source_ip, arrived)
-            elif isinstance(command, TakeSeat):
-                self._take_seat(connection_id, command, source_ip, arrived)
-            else:
+            arrival = ARRIVALS.get(type(command))
+            if arrival is not None:
+                arrival(self, connection_id, command, source_ip, arrived)
+            else:  # a seat's command: its handler is in handlers.SEAT_HANDLERS
                 self._as_seat(connection_id, command, source_ip, arrived)
         except GameError as exc:
             self.metrics.count("RejectedMessages")
@@ -194,14 +152,10 @@ class RoomService(LobbyHandlers, GameHandlers):
         """A delayed SQS message: a step's deadline, the host's grace period, the wait
         before a gone phone's lobby seat is freed, or before its game seat is marked Away."""
         timer = parse_timer(message)
-        if isinstance(timer, DeadlineTimer):
-            self._server_event(timer.room, lambda room: self.fire_deadline(room, timer))
-        elif isinstance(timer, HostCheckTimer):
-            self._server_event(timer.room, lambda room: self.check_host(room, timer))
-        elif isinstance(timer, SeatCheckTimer):
-            self._server_event(timer.room, lambda room: self.free_gone_seats(room, timer))
-        elif isinstance(timer, AwayCheckTimer):
-            self._server_event(timer.room, lambda room: self.check_away(room, timer))
+        if timer is None:
+            return  # one no service sends: nothing to do
+        handler = TIMER_HANDLERS[type(timer)]
+        self._server_event(timer.room, lambda room: handler(self.context, room, timer))
 
     def current_room(self, code: str) -> Room:
         """The room as players see it: stored state plus the pending moves of its step."""
@@ -229,7 +183,7 @@ class RoomService(LobbyHandlers, GameHandlers):
         if binding.watching:
             self._as_watcher(connection_id, command, binding, loaded)
             return
-        handler = self.seat_handlers[type(command)]
+        handler = SEAT_HANDLERS[type(command)]
 
         def act(room: Room, may_take_seat: bool) -> Change:
             seat = room.seat(binding.seat)
@@ -243,7 +197,7 @@ class RoomService(LobbyHandlers, GameHandlers):
                 lobby.host_returns(room, seat)
                 return Change(released=released, then_act=True)
             try:
-                return handler(room, binding.seat, connection_id, command)
+                return handler(self.context, room, binding.seat, connection_id, command)
             except GameError as exc:
                 # The refusal is padded like the room's other frames (frames.py): an error
                 # to a mover is as long as an acknowledgement would have been.
@@ -287,33 +241,13 @@ class RoomService(LobbyHandlers, GameHandlers):
             return binding, None
         return binding, loaded
 
-    # == a finished game's replay ==========================================================
-    def replay(self, room: Room, name: str, connection_id: str, msg: Replay) -> Change:
-        """The replay file of the game the lobby shows the result of, for a seat that
-        played it: the viewer's file of its journal read from the step items
-        (journal.py: the table's steps, nothing its end screen does not show), sent to
-        this phone alone in parts of at most ``REPLAY_PART_CHARS`` (zlib, base64), so no
-        frame passes API Gateway's 32 KB. Nothing is written."""
-        seat = room.seat(name)
-        if room.started or room.last_result is None or not (seat and seat.played_last_game):
-            raise IllegalAction("There is no finished game of yours to replay here.",
-                                code="no_replay")  # fmt: skip
-        not_kept = IllegalAction("That game was not kept.", code="replay_not_kept")
-        entries = journal.last_game(self.ports.store.game_journal(room.code, room.steps_before))
-        if entries is None:  # played before journals were kept, or past the items' TTL
-            raise not_kept
-        try:
-            file = journal.viewer_file(entries)
-        except (ReplayError, GameError, KeyError, TypeError, ValueError) as exc:
-            # Some of its items are gone (TTL removes them late and in no order) or were
-            # written by another version: what is left does not play.
-            logger.warning("a game's journal does not replay: %s", exc)
-            raise not_kept from exc
-        self.metrics.count("ReplaysSent")
-        parts = replies.replay_messages(file)
-        return Change(write=False, push_views=False, direct=[(connection_id, m) for m in parts])
+    # == the frames of a phone with no seat to act for (ARRIVALS) ===========================
+    def _cover(self, connection_id: str, msg: Cover, source_ip: str | None,
+               arrived: float) -> None:  # fmt: skip
+        """It asks nothing, so nothing answers, and it reaches no table: it is paced in
+        this container's memory alone."""
+        self.admission.pace_locally(connection_id, arrived)
 
-    # == create and join ===================================================================
     def _create_room(self, connection_id: str, msg: CreateRoom, source_ip: str | None,
                      arrived: float) -> None:  # fmt: skip
         game = game_of(msg.game)
@@ -373,7 +307,8 @@ class RoomService(LobbyHandlers, GameHandlers):
                         address=address, bot=msg.bot)  # fmt: skip
             room.seats.append(seat)
             joined = replies.joined_message(room.code, msg.name, token)
-            return Change(direct=[(connection_id, joined)])
+            return Change(direct=[(connection_id, joined)],
+                          binding=Binding(room.code, seat.name, token_hash))  # fmt: skip
 
         # Every refusal a stranger could meet is decided on one read of the room item, the
         # same read for a code with no room as for a game under way: one answer, so a probe of
@@ -383,11 +318,7 @@ class RoomService(LobbyHandlers, GameHandlers):
             raise CannotJoin()
         gone = lobby.gone_seats(stored, self.clock())
         lobby.join_problem(stored, msg.name, address, self.clock(), gone)
-        try:
-            self._run(code, join)
-        except NoSuchRoom:  # the room vanished since that read
-            raise CannotJoin() from None
-        self.ports.connections.bind(connection_id, Binding(code, msg.name, token_hash))
+        self._arrive_in(connection_id, code, join, CannotJoin)  # or the room vanished since
 
     def _resume(self, connection_id: str, msg: Resume, source_ip: str | None,
                 arrived: float) -> None:  # fmt: skip
@@ -417,14 +348,12 @@ class RoomService(LobbyHandlers, GameHandlers):
         then closed. Counted as a join attempt: a link's key is a secret a stranger might
         guess at, like a room's code."""
         self._arrive_new(connection_id, source_ip, arrived)
-        taken: list[Binding] = []
 
         def take(room: Room) -> Change:
             seat, token, old = seat_moves.take(room, msg.key, connection_id, self.clock())
-            taken[:] = [Binding(room.code, seat.name, seat.token_hash)]
-            change = Change(
-                direct=[(connection_id, replies.joined_message(room.code, seat.name, token))]
-            )
+            joined = replies.joined_message(room.code, seat.name, token)
+            change = Change(direct=[(connection_id, joined)],
+                            binding=Binding(room.code, seat.name, seat.token_hash))  # fmt: skip
             if old:
                 moved = replies.error_message(seat_moves.SeatMoved(), None)
                 change.direct.append((old, moved))
@@ -432,11 +361,8 @@ class RoomService(LobbyHandlers, GameHandlers):
                 change.hung_up.append(old)
             return change
 
-        try:
-            self._run(normalise_code(msg.room), take)
-        except NoSuchRoom:  # the one answer for every key that opens nothing
-            raise seat_moves.SeatLinkUsed() from None
-        self.ports.connections.bind(connection_id, taken[0])
+        # No room: the one answer for every key that opens nothing.
+        self._arrive_in(connection_id, normalise_code(msg.room), take, seat_moves.SeatLinkUsed)
 
     # == table screens =====================================================================
     def _watch(self, connection_id: str, msg: Watch, source_ip: str | None,
@@ -456,13 +382,24 @@ class RoomService(LobbyHandlers, GameHandlers):
             let_go = table_screens.admit(room, connection_id, msg.key)
             told = replies.error_message(table_screens.TableLetGo(), None)
             return Change(push_views=False, watcher=connection_id, released=let_go,
-                          direct=[(screen, told) for screen in let_go])  # fmt: skip
+                          direct=[(screen, told) for screen in let_go],
+                          binding=watcher_binding(room.code))  # fmt: skip
 
+        # No room: the same answer as a closed room or another key.
+        self._arrive_in(connection_id, code, watch, table_screens.TableKeyWrong)
+
+    def _arrive_in(self, connection_id: str, code: str, change_room: Callable[[Room], Change],
+                   no_room: Callable[[], GameError]) -> None:  # fmt: skip
+        """A new phone into room ``code`` (a join, a seat link opened, a table screen):
+        ``change_room`` run as a unit of work and delivered, then the connection bound as
+        its change says. ``no_room``: the refusal if there is no such room, the same a
+        room that is there gives, so a probe of codes or keys learns nothing."""
         try:
-            self._run(code, watch)
-        except NoSuchRoom:  # the same answer as a closed room or another key
-            raise table_screens.TableKeyWrong() from None
-        self.ports.connections.bind(connection_id, watcher_binding(code))
+            change = self._run(code, change_room)
+        except NoSuchRoom:
+            raise no_room() from None
+        assert change.binding is not None, "an arrival's change names its binding"
+        self.ports.connections.bind(connection_id, change.binding)
 
     def _as_watcher(self, connection_id: str, command: Any, binding: Binding,
                     loaded: Loaded | None) -> None:  # fmt: skip
@@ -476,13 +413,6 @@ class RoomService(LobbyHandlers, GameHandlers):
             raise table_screens.TableLetGo()
         view = replies.view_message(loaded.stamp, replies.public_view(loaded.room))
         self._send(connection_id, view if view["rev"] != command.rev else replies.PONG, loaded.room)
-
-    def watcher_gone(self, room: Room, connection_id: str) -> Change:
-        """``$disconnect`` of a table screen: it stops watching."""
-        if connection_id not in room.watchers:
-            return no_change()
-        room.watchers.remove(connection_id)
-        return Change(push_views=False)
 
     # == running and delivering ==============================================================
     def _run(self, code: str, change_room: Callable[[Room], Change],
@@ -531,7 +461,19 @@ class RoomService(LobbyHandlers, GameHandlers):
         self.metrics.count("PushesFailed", len(gone))
         for connection_id in gone:
             self.ports.connections.unbind(connection_id)
-        self._server_event(code, lambda room: self.connections_gone(room, gone))
+        self._server_event(code, lambda room: connections_gone(self.context, room, gone))
+
+
+#: The frames of a phone with no seat to act for yet (or none needed: a cover), each
+#: answered by its method above; every other command is a seat's (handlers.SEAT_HANDLERS).
+ARRIVALS: dict[type, Callable[[RoomService, str, Any, str | None, float], None]] = {
+    CreateRoom: RoomService._create_room,
+    Join: RoomService._join,
+    Resume: RoomService._resume,
+    Watch: RoomService._watch,
+    TakeSeat: RoomService._take_seat,
+    Cover: RoomService._cover,
+}
 
 
 def _answered(change: Change, shown: str | None) -> Change:
