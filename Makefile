@@ -45,10 +45,9 @@ test: lint
 		--cov-fail-under=90 --durations=15
 
 ## check: the inner loop, at most 5 minutes: lint, then the engine's and the room service's
-## tests without the two random-game properties (what `make unit` ran)
+## tests without each game's random-game properties (what `make unit` ran)
 check: lint
-	$(PYTEST) -n 2 tests/engine tests/service --ignore=tests/engine/test_properties.py \
-		--ignore=tests/engine/burn_the_witch/test_properties.py
+	$(PYTEST) -n 2 tests/engine tests/service --ignore-glob='*/test_properties.py'
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -62,9 +61,9 @@ lint: $(STAMP)
 test-engine test-service test-integration test-e2e: test-%: $(STAMP)
 	$(PYTEST) -n $(TEST_WORKERS) --dist worksteal tests/$*
 
-## property: the random-game properties alone, both games (PROPERTY_GAMES=300 each by default)
+## property: the random-game properties alone, every game's (PROPERTY_GAMES=300 each by default)
 property: $(STAMP)
-	$(PYTEST) tests/engine/test_properties.py tests/engine/burn_the_witch/test_properties.py
+	$(PYTEST) $(sort $(shell find tests/engine -name test_properties.py))
 
 ## soak: the slow guards at their full counts (docs/testing.md): 5,000 random games of each
 ## game, then the balance and deduction guards, then the twelve-way vote race 200 times
@@ -83,21 +82,25 @@ bench: $(STAMP)
 	$(BIN)/python bench/local_stack.py
 	$(BIN)/python bench/flood.py
 
-## balance: the measurements behind docs/balance.md (RULES §11, about 25–35 minutes on 2 cores)
-## and docs/balance-burn-the-witch.md (about 10 minutes more)
+## balance: the measurements behind each game's docs/balance*.md: every game with command-line
+## helpers (engine/games.py) over its player range (about 35–45 minutes on 2 cores)
+# KEY:MIN-MAX of each such game, read from the registry only by a recipe that needs it
+# (after $(STAMP) has made the venv). Each run is echoed (set -x) as make echoes a command.
+BALANCE_RUNS = $(shell $(BIN)/python -c 'from engine.games import GAMES; print(*(f"{key}:{game.min_players}-{game.max_players}" for key, game in GAMES.items() if game.command_line))')
 balance: $(STAMP)
-	$(BIN)/python -m engine.simulate --players 4-12 --games 2000 --workers 2
-	$(BIN)/python -m engine.simulate --game burn_the_witch --players 5-10 --games 2000 --workers 2
+	@set -ex; for run in $(or $(BALANCE_RUNS),$(error no game to simulate)); do \
+	  $(BIN)/python -m engine.simulate --game $${run%%:*} --players $${run#*:} --games 2000 --workers 2; \
+	done
 
 ## screens: docs/screens/*.png, every screen at 360×640 and 390×844 in four languages from UI-only games (needs chromium)
 screens: $(STAMP)
 	$(BIN)/python -m tests.support.screens
 
-## scenarios: rewrite tests/engine/scenarios/*.json and tests/engine/burn_the_witch/scenarios/*.json
-## from the generate.py beside them
+## scenarios: rewrite each game's scenario files (tests/engine/**/scenarios/*.json) from the
+## generate.py beside them
+SCENARIO_MODULES = $(subst /,.,$(basename $(sort $(shell find tests/engine -path '*/scenarios/generate.py'))))
 scenarios: $(STAMP)
-	$(BIN)/python -m tests.engine.scenarios.generate
-	$(BIN)/python -m tests.engine.burn_the_witch.scenarios.generate
+	@set -ex; for module in $(SCENARIO_MODULES); do $(BIN)/python -m $$module; done
 
 ## name-tables: rewrite functions/room_service/domain/name_tables.py (the look-alike tables
 ## names.py compares player names with) from the installed ICU, through PyICU

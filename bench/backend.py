@@ -1,8 +1,9 @@
-"""Backend cost of whole 12-cat games through the real Lambda handlers over moto.
+"""Backend cost of whole games at a game's largest table through the real Lambda handlers
+over moto.
 
-    python bench/backend.py [--games 3] [--json]        (part of: make bench)
+    python bench/backend.py [--game KEY] [--games 3] [--json]        (part of: make bench)
 
-Plays whole games (seeded deals, bots' moves) through the handlers (tests/support/
+Plays whole games (seeded deals, the game's bots' moves) through the handlers (tests/support/
 moto_cloud.py) and records every AWS call per invocation (bench/recording.py): the
 request units DynamoDB bills for it (bench/billing.py: from the item sizes), the
 messages API Gateway bills, the bytes each invocation logs, the time it sleeps and its
@@ -59,7 +60,8 @@ from bench.recording import (  # noqa: E402
     attributed_submit,
     joined_result,
 )
-from engine.catch_the_witch import bots  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.games import DEFAULT_GAME, GAMES, game_of  # noqa: E402
 from engine.rng import Rng  # noqa: E402
 from functions import connect, disconnect, message, timer  # noqa: E402
 from functions.room_service.adapters import aws_client  # noqa: E402
@@ -74,9 +76,8 @@ TEMPLATE = Template.load()
 ROUTES = {"connect": connect, "message": message, "disconnect": disconnect, "timer": timer}
 FUNCTION_OF_ROUTE = {"connect": "ConnectFunction", "message": "MessageFunction",
                      "disconnect": "DisconnectFunction", "timer": "TimerFunction"}  # fmt: skip
-#: A 12-cat game at the table, with a 120 s discussion limit: bots play it in seconds.
+#: A game at the table at its largest, with its default settings: bots play it in seconds.
 GAME_MINUTES = 45
-CATS = 12
 #: Real round trip assumed per AWS call inside a Lambda (moto's in-process time is not it);
 #: posts run in parallel, PUSH_THREADS at a time.
 REAL_CALL_MS = {"dynamodb": 6.0, "apigatewaymanagementapi": 12.0, "sqs": 10.0}
@@ -90,18 +91,18 @@ TOGETHER_AT_MOST = 3
 HEARTBEAT_SAMPLE_EVERY = 150
 #: The unit of work's backoff after a conflict is billed in full but slept for this fraction.
 REAL_SLEEP_FRACTION = 0.25
-#: The moves a phone follows with a cover frame, answered by nothing (frontend/js/games/
-#: catch_the_witch/index.js afterView: its place in each place choice; the guarding
-#: Knight's guard place takes the cover's part).
-COVERED_MOVES = frozenset({"choose_place"})
-#: A phone that drops out for a while mid-game (its screen locked), then comes back.
-DROPPED_PHONE, DROP_AT_MOVE, DROP_ROUNDS = "Cat7", 200, 30
+#: The middle seat's phone drops out for a while mid-game (its screen locked), then
+#: comes back.
+DROP_AT_MOVE, DROP_ROUNDS = 200, 30
 
 
 @dataclass
-class Game:
+class PlayedGame:
     seed: int
     recorder: Recorder
+    #: The game played (engine/games.py) and its seats' names.
+    rules: Game
+    seats: list[str] = field(default_factory=list)
     moves: int = 0
     refused: int = 0
     together: int = 0  # moves sent at once with others
@@ -114,9 +115,9 @@ class Game:
     extra: dict = field(default_factory=dict)
 
 
-def play_one_game(seed: int) -> Game:
+def play_one_game(seed: int, key: str = DEFAULT_GAME) -> PlayedGame:
     recorder = Recorder(aws_client.client)
-    game = Game(seed, recorder)
+    game = PlayedGame(seed, recorder, game_of(key))
     _shown.clear()
     same_deal = lambda: 7919 * (seed + 1)  # noqa: E731 (reproducible deals)
     logs = LogCapture()
@@ -137,7 +138,8 @@ def play_one_game(seed: int) -> Game:
         stream = handler.setStream(logs)
         stack.callback(handler.setStream, stream)
         stack.enter_context(mock.patch.object(lambda_app, "now", _ticking(cloud.clock)))
-        names, tokens, code = cloud.table(CATS, {"discussion_limit": 120})
+        names, tokens, code = cloud.table(game.rules.max_players, game=key)
+        game.seats = names
         service = lambda_app.timer_service()
         # the unit of work's waits: billed in full, and their jitter seeded
         service.unit_of_work.sleep = functools.partial(
@@ -193,27 +195,30 @@ def _recorded(recorder: Recorder, route: str, handler):
     return recorded
 
 
-def _play(cloud, game: Game, names: list[str], tokens: dict, code: str, seed: int) -> None:
+def _play(cloud, game: PlayedGame, names: list[str], tokens: dict, code: str, seed: int) -> None:
     """Bots play until the game ends. One seat moves at a time, except when at most
-    TOGETHER_AT_MOST seats have a move to make: those move at once, as the last cats of a
-    step do at a table. One phone drops out for a while mid-game."""
+    TOGETHER_AT_MOST seats have a move to make: those move at once, as the last players of
+    a step do at a table. One phone drops out for a while mid-game."""
     rng = Rng(seed)
+    dropped = names[len(names) // 2]
     away_since: int | None = None
     rounds = 0
     for rounds in range(20_000):
         if any(result_of(shown(cloud, name)["view"]) for name in names):
             return
         if rounds and rounds % HEARTBEAT_SAMPLE_EVERY == 0:
-            _heartbeats(cloud, game, [n for n in names if n != DROPPED_PHONE or away_since is None])
+            _heartbeats(cloud, game, [n for n in names if n != dropped or away_since is None])
         if game.moves >= DROP_AT_MOVE and away_since is None and "dropped" not in game.extra:
-            cloud.disconnect(DROPPED_PHONE)
+            cloud.disconnect(dropped)
             game.extra["dropped"] = rounds
             away_since = rounds
-        present = [n for n in names if n != DROPPED_PHONE or away_since is None]
-        ready = [(n, a) for n in present if (a := bots.decide(shown(cloud, n)["view"], rng))]
+        present = [n for n in names if n != dropped or away_since is None]
+        ready = [
+            (n, a) for n in present if (a := game.rules.bot_move(shown(cloud, n)["view"], rng))
+        ]
         if away_since is not None and (rounds - away_since >= DROP_ROUNDS or not ready):
-            cloud.reconnect(DROPPED_PHONE, code, tokens[DROPPED_PHONE])  # its seat and view back
-            game.sent.setdefault(DROPPED_PHONE, []).append(cloud.clock.now)
+            cloud.reconnect(dropped, code, tokens[dropped])  # its seat and view back
+            game.sent.setdefault(dropped, []).append(cloud.clock.now)
             away_since = None
             continue
         if not ready:
@@ -241,7 +246,7 @@ def shown(cloud, name: str) -> dict:
 _shown: dict[tuple[int, str], tuple[int, dict | None]] = {}
 
 
-def _send_moves(cloud, game: Game, group: list[tuple[str, dict]]) -> None:
+def _send_moves(cloud, game: PlayedGame, group: list[tuple[str, dict]]) -> None:
     before = {name: len(cloud.received(name)) for name, _ in group}
     barrier = threading.Barrier(len(group))
     failures: list[BaseException] = []
@@ -253,7 +258,7 @@ def _send_moves(cloud, game: Game, group: list[tuple[str, dict]]) -> None:
         try:
             barrier.wait()
             cloud.send(name, action=kind, **action)
-            if kind in COVERED_MOVES:  # a phone's cover follows its place, as a real phone's does
+            if kind in game.rules.covered_moves:  # a cover follows it, as a real phone's does
                 cloud.send(name, action="cover", step=action["step"])
         except BaseException as exc:  # a crashed thread must stop the bench, not vanish
             failures.append(exc)
@@ -278,7 +283,7 @@ def _send_moves(cloud, game: Game, group: list[tuple[str, dict]]) -> None:
         game.refused += sum(m["type"] == "error" for m in cloud.received(name)[before[name] :])
 
 
-def _heartbeats(cloud, game: Game, names: list[str]) -> None:
+def _heartbeats(cloud, game: PlayedGame, names: list[str]) -> None:
     """Each phone pings once, as its heartbeat does (with the rev of the view it shows)."""
     for name in names:
         count = len(game.recorder.invocations)
@@ -374,23 +379,23 @@ def invocation_costs(invocation) -> dict[str, float]:
     }  # fmt: skip
 
 
-def heartbeats_per_game(game: Game) -> float:
+def heartbeats_per_game(game: PlayedGame) -> float:
     """The pings of a game at the table (GAME_MINUTES). A phone that pings every interval:
-    12 × GAME_MINUTES ÷ interval. A phone that pings only after an interval in which it
+    seats × GAME_MINUTES ÷ interval. A phone that pings only after an interval in which it
     sent nothing: the game's frames, its fake clock stretched to GAME_MINUTES, and the
     idle gaps of each phone counted."""
     interval = heartbeat_minutes() * 60
     if not heartbeat_when_idle():
-        return CATS * GAME_MINUTES * 60 / interval
+        return len(game.seats) * GAME_MINUTES * 60 / interval
     stretch = GAME_MINUTES * 60 / (game.ended - game.started)
     return sum(
         idle_heartbeats([t * stretch for t in game.sent.get(name, [])],
                         game.started * stretch, game.ended * stretch, interval)
-        for name in (f"Cat{i}" for i in range(1, CATS + 1))
+        for name in game.seats
     )  # fmt: skip
 
 
-def summarise(game: Game) -> dict:
+def summarise(game: PlayedGame) -> dict:
     invocations = game.recorder.invocations
     beats = [i for i in invocations if "heartbeat" in i.tags]
     played = [i for i in invocations if "heartbeat" not in i.tags]
@@ -404,9 +409,12 @@ def summarise(game: Game) -> dict:
         per_beat.update(invocation_costs(invocation))
     for item, dollars in per_beat.items():
         costs[item] += dollars / len(beats) * heartbeats
-    costs["API Gateway connection minutes"] = CATS * GAME_MINUTES * PRICE["apigw_connection_minute"]
+    seats = len(game.seats)
+    costs["API Gateway connection minutes"] = (
+        seats * GAME_MINUTES * PRICE["apigw_connection_minute"]
+    )
     requests, client_bytes = phone_load()
-    costs["CloudFront (client, 12 phones)"] = CATS * (
+    costs[f"CloudFront (client, {seats} phones)"] = seats * (
         requests * PRICE["cloudfront_https_request"]
         + client_bytes / 1e9 * PRICE["cloudfront_data_out_gb"]
     )
@@ -562,8 +570,9 @@ def report(games: list[dict]) -> dict:
     }
 
 
-def print_text(figures: dict) -> None:
-    print(f"backend benchmark — {figures['games']} whole 12-cat games through the handlers "
+def print_text(figures: dict, key: str) -> None:
+    print(f"backend benchmark — {figures['games']} whole games of {key} at "
+          f"{game_of(key).max_players} seats through the handlers "
           f"on moto (moves: {figures['moves_per_game']}, of which sent together: "
           f"{figures['moves_together_per_game']})")  # fmt: skip
     print(f"cost of one game: mean ${figures['cost_per_game_mean']:.5f}, "
@@ -590,15 +599,17 @@ def print_text(figures: dict) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=sorted(GAMES),
+                        help="the game played (default: %(default)s)")  # fmt: skip
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
-    games = [summarise(play_one_game(seed)) for seed in range(args.games)]
+    games = [summarise(play_one_game(seed, args.game)) for seed in range(args.games)]
     figures = report(games)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        print_text(figures)
+        print_text(figures, args.game)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
     python bench/make_room_dictionary.py 1 --check  rebuilds dictionary 1, compares
 
 Plays seeded games through the room service (in-memory ports, tests/support/
-service_harness.py): Catch the Witch with 12 cats and Burn the Witch with 10, from the
-lobby to the end and back in the lobby, and keeps the JSON of every room written. The
+service_harness.py): every game of the registry (engine/games.py) at its largest table,
+from the lobby to the end and back in the lobby, and keeps the JSON of every room written. The
 dictionary is made of whole rooms, picked greedily: each round appends the room that most
 shrinks the training rooms compressed with it (deflate finds the end of a dictionary
 nearest, so the last picked is the most useful). Random parts (room codes, token hashes)
@@ -15,8 +15,8 @@ rebuild differs: that is expected, and the dictionary checked in stays as it is.
 
 A dictionary in use is never regenerated in place: stored rooms name theirs by its
 adler32, so a new one is written as the next number and added to room.ROOM_DICTIONARIES.
-The player names are not the bench's (Cat1..Cat12): bench/backend.py measures rooms the
-dictionary was not built from.
+The player names are not bench/backend.py's (tests/support/moto_cloud.py's): it measures
+rooms the dictionary was not built from.
 """
 
 import argparse
@@ -30,8 +30,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.burn_the_witch.game import BurnTheWitch
-from engine.catch_the_witch.game import CatchTheWitch
+from engine.games import GAMES
 from functions.room_service.adapters import memory
 from functions.room_service.domain.room import room_json
 from functions.room_service.service import game_handlers
@@ -39,7 +38,7 @@ from tests.support.service_harness import Harness
 
 NAMES = ["Ann", "Bob", "Cleo", "Dmitri", "Eve", "Felix", "Gigi", "Hugo", "Ines", "Jon", "Kat",
          "Lou"]  # fmt: skip
-TABLES = [(CatchTheWitch.key, 12), (BurnTheWitch.key, BurnTheWitch.max_players)]
+TABLES = [(key, game.max_players) for key, game in GAMES.items()]
 SEEDS = (0, 1)
 #: Rooms offered to the dictionary (every n-th written) and rooms it is judged on.
 OFFERED_EVERY = 6

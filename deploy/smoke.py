@@ -1,13 +1,14 @@
 """python -m deploy.smoke --stack NAME --region REGION
 python -m deploy.smoke --websocket-url URL --site-url URL
 
-Proves a deployment by playing it: five bot phones (local_stack/bot_client.py,
-which play from the views they are sent) play one whole game of every shipped game
-against the WebSocket API, created and started through the lobby as a host does, with the
-shortest settings the lobby allows; every socket sends the site's origin as its Origin
-header, as a browser on the site does. Meanwhile the site's page and config.json are
-fetched and checked: the game's page, the same WebSocket URL, and the browser security
-headers. One line per check and per game; exit code 0 when all pass, 1 when any fails.
+Proves a deployment by playing it: bot phones (local_stack/bot_client.py, which play
+from the views they are sent), the fewest that every game seats, play one whole game of
+every registered game (engine/games.py) against the WebSocket API, created and started
+through the lobby as a host does, with the game's shortest settings
+(``Game.shortest_settings``); every socket sends the site's origin as its Origin header,
+as a browser on the site does. Meanwhile the site's page and config.json are fetched and
+checked: the game's page, the same WebSocket URL, and the browser security headers. One
+line per check and per game; exit code 0 when all pass, 1 when any fails.
 
 With --stack, the URLs are the stack's outputs `WebSocketUrl` and `FrontendUrl`.
 
@@ -33,11 +34,11 @@ from urllib.parse import SplitResult, urlsplit
 import aiohttp
 from multidict import MultiMapping
 
-from engine.burn_the_witch import tables as burn_the_witch
-from engine.catch_the_witch import tables as catch_the_witch
+from engine.games import GAMES, game_of
 from local_stack.bot_client import BOT_NAMES, BotClient
 
-PLAYERS = 5  # the fewest both games seat (Burn the Witch: 5; Catch the Witch: 4)
+#: The fewest players every game seats: one table size plays them all.
+PLAYERS = max(game.min_players for game in GAMES.values())
 #: How long a bot takes over each move, in game seconds: a person reads the screen, then
 #: taps. Bots at machine speed pass their connections' quiet share and meet the address's
 #: limit (docs/security.md, Floods), which a table of people never does: the smoke would
@@ -54,30 +55,9 @@ REQUEST_SECONDS = 15
 LEAVE_SECONDS = 5
 HANG_UP_AFTER_LEAVE_SECONDS = 0.5
 #: Refusals a bot may meet in a healthy game: a move that crossed the end of its step on
-#: the wire (a timer, or another cat's last move, came first). Any other refusal is a bug.
+#: the wire (a timer, or another player's last move, came first). Any other refusal is a bug.
 RACED_REFUSALS = frozenset({"stale_move", "not_now", "nothing_to_confirm", "game_over"})
 FRONTEND_PAGE = Path(__file__).resolve().parent.parent / "frontend" / "index.html"
-
-
-@dataclass(frozen=True)
-class SmokeGame:
-    #: The shortest settings the lobby allows: every timed step at its minimum limit, so
-    #: a phone whose move got lost holds the table up the least. The bots move at once:
-    #: the game takes as long as its fixed-length steps.
-    settings: dict[str, Any]
-    #: Where the final view holds the winner, and what the game counts its length in.
-    result_field: str
-    period: str
-
-
-SMOKE_GAMES = {
-    "catch_the_witch": SmokeGame(
-        {"discussion_limit": catch_the_witch.DISCUSSION_LIMIT_MIN}, "outcome", "day"
-    ),
-    "burn_the_witch": SmokeGame(
-        {"timers": True, "timer_seconds": burn_the_witch.TIMER_SECONDS_MIN}, "result", "round"
-    ),
-}
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -354,7 +334,7 @@ class GameFailed(Exception):
 
 @dataclass
 class Table:
-    """Five bot phones at one room, and where they are (for a failure's line)."""
+    """The bot phones at one room, and where they are (for a failure's line)."""
 
     game: str
     phones: list[BotClient]
@@ -371,9 +351,7 @@ class Table:
         if self.stage != "playing":
             return self.stage
         view = self.host.game() or {}
-        smoke = SMOKE_GAMES[self.game]
-        at = (f"step {view.get('step')}, phase {view.get('phase')}, "
-              f"{smoke.period} {view.get(smoke.period)}")  # fmt: skip
+        at = f"step {view.get('step')}, phase {view.get('phase')}"
         if view.get("waiting"):
             at += f", waiting for {', '.join(view['waiting'])}"
         return f"{at}; phones: " + "; ".join(_phone_state(phone) for phone in self.phones)
@@ -397,7 +375,7 @@ async def play_game(game: str, target: Target, limit: float, time_scale: float =
     deadline = asyncio.timeout(limit)
     try:
         async with deadline:
-            await _play(table, SMOKE_GAMES[game])
+            await _play(table)
         return _result(table)
     except TimeoutError:
         if deadline.expired():
@@ -416,13 +394,15 @@ def _room(table: Table) -> str:
     return f"room {table.code}: " if table.code else ""
 
 
-async def _play(table: Table, smoke: SmokeGame) -> None:
+async def _play(table: Table) -> None:
     host, guests = table.host, table.phones[1:]
     for phone in table.phones:
         table.stage = f"connecting {phone.name}"
         await phone.connect()
     table.stage = "creating the room"
-    table.code = await host.create_room(smoke.settings, game=table.game)
+    # The shortest game: a phone whose move got lost holds the table up the least. The bots
+    # move at once, so the game takes as long as its fixed-length steps.
+    table.code = await host.create_room(game_of(table.game).shortest_settings(), game=table.game)
     for phone in guests:
         table.stage = f"{phone.name} joining"
         await phone.join(table.code)
@@ -458,10 +438,9 @@ def _can_start(view: dict[str, Any] | None) -> bool:
 
 
 def _result(table: Table) -> Check:
-    smoke = SMOKE_GAMES[table.game]
-    results = {json.dumps((phone.game() or {}).get(smoke.result_field), sort_keys=True)
+    results = {json.dumps((phone.game() or {}).get("outcome"), sort_keys=True)
                for phone in table.phones}  # fmt: skip
-    outcome = (table.host.game() or {}).get(smoke.result_field) or {}
+    outcome = (table.host.game() or {}).get("outcome") or {}
     seconds = time.monotonic() - table.started_at
     problems = []
     if len(results) != 1 or "winner" not in outcome:
@@ -476,8 +455,8 @@ def _result(table: Table) -> Check:
     if gateway:
         problems.append(f"API Gateway answered {' / '.join(gateway)}")
     summary = (f"room {table.code}, {PLAYERS} players ({', '.join(p.name for p in table.phones)}), "
-               f"{table.steps_seen()} steps, {outcome.get(smoke.period)} {smoke.period}s, "
-               f"winner {outcome.get('winner')}, {seconds:.0f} s")  # fmt: skip
+               f"{table.steps_seen()} steps, winner {outcome.get('winner')}, "
+               f"{seconds:.0f} s")  # fmt: skip
     if problems:
         return Check(table.game, False, f"{summary}: " + "; ".join(problems))
     return Check(table.game, True, summary)
@@ -527,7 +506,7 @@ async def smoke(target: Target, *, games: bool = True, page: bool = True,
     jobs = [check_site(target, page_wait, out)] if page else []
     if games:
         time_scale = await game_clock_scale(target)
-        jobs += [game_check(game, time_scale) for game in SMOKE_GAMES]
+        jobs += [game_check(game, time_scale) for game in GAMES]
     await asyncio.gather(*(report(job) for job in jobs))
     failed = [check.name for check in checks if not check.ok]
     if games:

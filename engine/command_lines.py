@@ -19,6 +19,10 @@ What such a module provides (the command lines use nothing else):
 - ``settings_for(limit)``: the settings a ``--limit`` of seconds (or None) stands for;
 - ``play_new(count, seed, settings, observer=None)``: a bot game, returning a run with
   ``state``, ``actions``, ``illegal_actions``, ``timeouts`` and ``errors``;
+- ``new_state(count, seed, settings=None)``: the new game ``play_new`` starts from (the
+  engine bench replays a bot game's moves from it through the ``Game`` interface);
+- ``SAMPLE_MOVES``: ``{move: its fields}``, a move of each type as a phone sends it, and
+  ``SAMPLE_SETTINGS``, a host's change of settings: the sample events (events/generate.py);
 - ``outcome_of(state)``: the JSON-ready outcome (``winner``, ``reason`` and the
   ``AVERAGES`` fields), or None before the end;
 - ``Scenario``, ``load(path)``, ``run(scenario, out)``, ``ReplayError``: the replay.

@@ -29,6 +29,21 @@ View = dict[str, Any]
 #: A bot's move: the fields of a client message (``{"type": ..., ...}``), or None to wait.
 BotMove = dict[str, Any] | None
 
+#: The keys every view of every game has, a seat's and the table's (``envelope``), so a
+#: client reads any game's frame the same way.
+ENVELOPE_KEYS = ("game", "phase", "step", "you", "deadline", "over", "outcome")
+
+
+def envelope(
+    game: str, phase: str, step: int, you: str | None, deadline: float | None, outcome: Any
+) -> View:
+    """What every view starts with: the game's key, its phase and the step the viewer sees,
+    whose view it is (``you``: the seat's name, None for the table's), when the step times
+    out, and whether the game is over with the game's own record of how (``outcome``, None
+    until the end: a game that is over has one)."""
+    return {"game": game, "phase": phase, "step": step, "you": you, "deadline": deadline,
+            "over": outcome is not None, "outcome": outcome}  # fmt: skip
+
 
 def _bounds(field: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     """One setting's JSON schema, flattened for a client: its type, default, numeric bounds
@@ -75,6 +90,15 @@ class Game(ABC):
     #: --game KEY``; engine/command_lines.py says what it provides), or None: the game has
     #: none. A name, not an import, so the room service never loads bots and narrators.
     command_line: ClassVar[str | None] = None
+    #: Moves a phone follows with a ``cover`` frame, which nothing answers (docs/protocol.md):
+    #: where one role's phone sends a move more than the others' in a step, every other
+    #: phone covers, so the frames' count tells no role. The game's client sends it; a bench
+    #: playing phones sends it too (bench/backend.py).
+    covered_moves: ClassVar[frozenset[str]] = frozenset()
+    #: Moves that answer the question another move of the same step answers, by that move
+    #: (one choice made either way): a bot phone that sent one has made the step's choice
+    #: and waits for a view that shows it (local_stack/bot_client.py).
+    same_choice_moves: ClassVar[dict[str, str]] = {}
 
     # -- the lobby --------------------------------------------------------------------------
     def default_settings(self) -> BaseModel:
@@ -100,6 +124,12 @@ class Game(ABC):
                 for name, field in schema.get("properties", {}).items()
             },
         }
+
+    def shortest_settings(self) -> dict[str, Any]:
+        """The settings of the shortest game the lobby allows, as a host sends them: every
+        timed step at its least limit, so a phone whose move got lost holds the table up
+        the least (deploy/smoke.py plays a deployment with them). By default the defaults."""
+        return {}
 
     def lobby_facts(self, settings: BaseModel, player_count: int) -> dict[str, Any]:
         """What the lobby shows besides the seats and settings (e.g. the role set the table
@@ -184,17 +214,18 @@ class Game(ABC):
 
     @abstractmethod
     def views(self, state: BaseModel) -> dict[str, View]:
-        """What each player may see, by name, JSON-ready. Each view carries ``game`` (the
-        key), ``phase`` and ``step`` (``seat_step``)."""
+        """What each player may see, by name, JSON-ready. Each view has the ``envelope``'s
+        keys (``step``: the seat's, ``seat_step``; ``you``: the player's name)."""
 
     @abstractmethod
     def table_view(self, state: BaseModel) -> View:
-        """What everyone may see (a shared screen at the table)."""
+        """What everyone may see (a shared screen at the table); ``envelope``'s keys with
+        ``you`` None."""
 
-    @abstractmethod
     def view_is_over(self, view: View) -> bool:
         """Whether a view (one of ``views``) shows the game ended: a bot phone, which has
         only its view, stops playing there and waits for a rematch."""
+        return view["over"]
 
     # -- bots ---------------------------------------------------------------------------------
     @abstractmethod

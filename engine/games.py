@@ -5,7 +5,6 @@ Tests may register a game of their own (``register``), e.g. tests/support/coin_g
 """
 
 import importlib
-import os
 from collections.abc import Iterable
 
 from .burn_the_witch.game import BurnTheWitch
@@ -56,18 +55,17 @@ def register(game: Game) -> None:
 
 #: Games a process hosts besides the shipped ones, as ``module:Class`` pairs separated by
 #: commas (e.g. ``tests.support.coin_game:CoinGame``): how a local stack started by a test
-#: plays a game that is not shipped. An environment variable, not an option, because every
-#: process that loads the registry must see it, the local stack's Lambda workers included;
-#: a deployment never sets it.
+#: plays a game that is not shipped. An environment variable, which the Lambda entrypoint
+#: and the local stack's gateway read (``register_extra_games``), because every process that
+#: hosts rooms must see it, the local stack's Lambda workers included; a deployment never
+#: sets it. (The engine reads no environment itself: it stays pure.)
 EXTRA_GAMES_VARIABLE = "EXTRA_GAMES"
 
 
-def _register_extra_games(spec: str) -> None:
+def register_extra_games(spec: str) -> None:
+    """Register the games ``spec`` names (``EXTRA_GAMES_VARIABLE``'s format), once each."""
     for pair in filter(None, (part.strip() for part in spec.split(","))):
         module, _, name = pair.partition(":")
         game_class = getattr(importlib.import_module(module), name)
         if game_class.key not in GAMES:
             register(game_class())
-
-
-_register_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, ""))

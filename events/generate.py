@@ -7,7 +7,8 @@ where Docker exists. Room code ABCD and the token are placeholders.
 import json
 from pathlib import Path
 
-from functions.room_service.service.commands import ROOM_ACTIONS
+from engine.command_lines import helpers_of
+from engine.games import DEFAULT_GAME, GAMES
 
 HERE = Path(__file__).parent
 DOMAIN, STAGE, API = "abc123.execute-api.eu-west-1.amazonaws.com", "prod", "abc123"
@@ -45,13 +46,12 @@ def websocket_event(route: str, event_type: str, connection: str, body: dict | s
     return event
 
 
-MESSAGES = {
-    "create_room": {"action": "create_room", "name": "Ann", "settings": {"discussion_limit": 120}},
+#: The room's own actions (docs/protocol.md), but for the two that carry a game's settings.
+ROOM_MESSAGES = {
     "join": {"action": "join", "room": "ABCD", "name": "Bo"},
     "resume": {"action": "resume", "room": "ABCD", "token": "REPLACE-WITH-SEAT-TOKEN"},
     "watch": {"action": "watch", "room": "ABCD", "key": "REPLACE-WITH-THE-TABLE-KEY"},
     "leave": {"action": "leave"},
-    "settings": {"action": "settings", "settings": {"discussion_limit": 90, "reveal_role_on_exile": True}},
     "reorder": {"action": "reorder", "order": ["Bo", "Ann", "Cy", "Di"]},
     "kick": {"action": "kick", "target": "Di"},
     "hand_over": {"action": "hand_over", "target": "Bo"},
@@ -64,35 +64,29 @@ MESSAGES = {
     "new_table_key": {"action": "new_table_key"},
     "seat_link": {"action": "seat_link", "seat": "Di"},
     "take_seat": {"action": "take_seat", "room": "ABCD", "key": "REPLACE-WITH-THE-LINK-KEY"},
-    "ready": {"action": "ready"},
-    "choose_place": {"action": "choose_place", "place": "river", "restore": "Cy"},
-    "choose_guard": {"action": "choose_guard"},
-    "guard_place": {"action": "guard_place", "place": "meadow"},
-    "witch_place": {"action": "witch_place", "place": "forest"},
-    "witch_spell": {"action": "witch_spell", "spell": "frog", "target": "Bo"},
-    "guess_place": {"action": "guess_place", "place": "river"},
-    "guess_spell": {"action": "guess_spell", "spell": "snatch", "target": "Cy"},
-    "ok": {"action": "ok"},
-    "end_talk": {"action": "end_talk"},
-    "seer_look": {"action": "seer_look", "target": "Cy"},
-    "pickpocket_peek": {"action": "pickpocket_peek", "target": "Bo"},
-    "pickpocket_take": {"action": "pickpocket_take", "card": "fish"},
-    "propose": {"action": "propose", "members": ["Ann", "Bo"]},
-    "approve": {"action": "approve", "yes": True},
-    "play_card": {"action": "play_card", "card": "fish"},
-    "vote": {"action": "vote", "target": None},
-    "mark_away": {"action": "mark_away", "target": "Di"},
-    # Burn the Witch's moves (engine/burn_the_witch/actions.py; its "vote" takes burn and save)
-    "bewitch": {"action": "bewitch", "direction": "left"},
-    "accuse": {"action": "accuse", "trait": "hat"},
-    "execute": {"action": "execute", "villager": "Agnes"},
-    "point": {"action": "point", "target": "Bo", "locked": True},
-    "choose_villager": {"action": "choose_villager", "villager": "Bram"},
-    "retribute": {"action": "retribute", "target": None},
 }  # fmt: skip
 #: A game move names the step of the view it was made on (docs/protocol.md).
-MESSAGES = {name: body if name in ROOM_ACTIONS else {**body, "step": 7}
-            for name, body in MESSAGES.items()}  # fmt: skip
+MOVE_STEP = 7
+
+
+def messages() -> dict[str, dict]:
+    """A frame of each room action and of each move of every game with command-line
+    helpers (their ``SAMPLE_MOVES``, engine/command_lines.py): a move two games share is
+    the first game's."""
+    # A host's settings are the default game's: a room made with those its command lines
+    # play by default, then its sample change.
+    default = helpers_of(DEFAULT_GAME)
+    settings = {
+        "create_room": {"action": "create_room", "name": "Ann",
+                        "settings": default.settings_for(None)},
+        "settings": {"action": "settings", "settings": default.SAMPLE_SETTINGS},
+    }  # fmt: skip
+    found = {**settings, **ROOM_MESSAGES}
+    for key, game in GAMES.items():
+        if game.command_line is not None:
+            for name, fields in helpers_of(key).SAMPLE_MOVES.items():
+                found.setdefault(name, {"action": name, **fields, "step": MOVE_STEP})
+    return found
 
 
 def main() -> None:
@@ -123,7 +117,7 @@ def main() -> None:
             ]
         },
     }
-    for kind, body in MESSAGES.items():
+    for kind, body in messages().items():
         route = "$default"
         events[f"message_{kind}"] = websocket_event(route, "MESSAGE", "Lb9UmdxeDoECIeg=", body)
     for name, event in events.items():

@@ -23,8 +23,6 @@ from functions.room_service.service.commands import ROOMLESS_ACTIONS
 
 BOT_NAMES = ["Mochi", "Tofu", "Biscuit", "Pumpkin", "Luna", "Miso", "Pepper", "Nori",
              "Sesame", "Ginger", "Olive", "Clover"]  # fmt: skip
-#: Moves that answer the same question (the Knight gathers or guards: one choice).
-SAME_CHOICE = {"choose_guard": "choose_place"}
 HEARTBEAT_SECONDS = 300  # under API Gateway's 10-minute idle limit, as a phone does
 #: Refusals that say "too fast, nothing changed" (docs/protocol.md): the move is made again
 #: after PACED_RETRY_SECONDS rather than waiting for a view that may never come.
@@ -277,11 +275,12 @@ class BotClient:
         self._acted_on = (self.seq, json.dumps(game, sort_keys=True))
         if not self.playing or not self.connected or (self.hold_when and self.hold_when(game)):
             return
-        action = game_of(game["game"]).bot_move(game, self.rng)
+        rules = game_of(game["game"])
+        action = rules.bot_move(game, self.rng)
         if action is None:
             return
         step = game["step"]  # every game's views number their steps (engine/game.py)
-        kind = SAME_CHOICE.get(action["type"], action["type"])
+        kind = rules.same_choice_moves.get(action["type"], action["type"])
         if self._last_move == (step, kind):
             # The same kind of move again in the same step: this view was built before the
             # server took our last one (another cat's move was pushed first). Like a

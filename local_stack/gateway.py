@@ -25,6 +25,7 @@ import base64
 import ipaddress
 import json
 import mimetypes
+import os
 import re
 import secrets
 import sys
@@ -37,7 +38,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from engine.games import GAMES
+from engine.games import EXTRA_GAMES_VARIABLE, GAMES, register_extra_games
 from events.generate import websocket_event
 
 from .lambdas import Invocation, LocalLambdas
@@ -423,7 +424,9 @@ class Gateway:
 
     async def config(self, request: web.Request) -> web.Response:
         url = f"{self.websocket_origin(request)}/{self.stage}"
-        # The games this stack hosts, for the create form (a test's stack may host more).
+        # The games this stack hosts, for the create form (a test's stack may host more:
+        # its Lambda workers register them as the gateway does here).
+        register_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, ""))
         return web.json_response({"websocket_url": url, "games": list(GAMES), **self.clock})
 
     async def index(self, request: web.Request) -> web.StreamResponse:

@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING
 
 from . import queries
 from .actions import Accuse, Bewitch, ChooseVillager, Execute, Point, Retribute, Vote
+from .state import Direction
 
 if TYPE_CHECKING:
     from .turn import Turn
 
 
 def bewitch(turn: "Turn", name: str) -> Bewitch:
-    return Bewitch(player=name, direction=turn.secret.choice(("left", "right")))
+    return Bewitch(player=name, direction=turn.secret.choice((Direction.LEFT, Direction.RIGHT)))
 
 
 def accuse(turn: "Turn", name: str) -> Accuse:

@@ -25,12 +25,9 @@ How they reason (RULES-burn-the-witch):
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
+from ..game import BotMove, View
 from ..rng import Rng
-
-View = dict[str, Any]
-Move = dict[str, Any] | None
 
 #: Strategy knobs (bots only; the rules' [design] numbers live in tables.py).
 #: Suspicion a free choice (an executioner's, an accuser's) earns by the identity it burned.
@@ -65,10 +62,10 @@ DISGUISE = 0.3
 HEX_RISK = 0.5
 
 
-def choose_move(view: View, rng: Rng) -> Move:
+def choose_move(view: View, rng: Rng) -> BotMove:
     """The move this player makes now, or None when they have nothing to do."""
     me = view.get("me")
-    if not me or view.get("result") is not None:
+    if not me or view["over"]:
         return None
     can = set(me.get("can", ()))
     if me.get("my_vote") is not None:
@@ -274,7 +271,7 @@ def _seats(view: View) -> list[str]:
     return [p["name"] for p in sorted(view["players"], key=lambda p: p["seat"])]
 
 
-def _bewitch(r: Reading, rng: Rng) -> Move:
+def _bewitch(r: Reading, rng: Rng) -> BotMove:
     """§2: the first non-sympathizer each way is the candidate. A player is the executioner
     of the player to their left (§3.2: the accuser's nearest right), so the coven taps a
     candidate whose left neighbour is a sympathizer: when that ally accuses, the bewitched
@@ -300,7 +297,7 @@ def _split(r: Reading, trait: str) -> tuple[list[str], list[str]]:
     return burn, save
 
 
-def _accuse(r: Reading, rng: Rng) -> Move:
+def _accuse(r: Reading, rng: Rng) -> BotMove:
     """The trait whose round is worth most: each house is expected to vote to save its own
     villagers, so a burn passes about as often as the accused are few."""
     shown = sorted({t for traits in r.traits.values() for t in traits})
@@ -318,7 +315,7 @@ def _accuse(r: Reading, rng: Rng) -> Move:
     return {"type": "accuse", "trait": rng.choice([t for t in shown if scores[t] >= top - 1e-9])}
 
 
-def _vote(r: Reading, rng: Rng) -> Move:
+def _vote(r: Reading, rng: Rng) -> BotMove:
     if not r.view.get("accused_trait"):
         return None
     tokens = r.living(r.me)
@@ -332,12 +329,12 @@ def _vote(r: Reading, rng: Rng) -> Move:
     return {"type": "vote", "burn": burning, "save": tokens - burning}
 
 
-def _execute(r: Reading, rng: Rng) -> Move:
+def _execute(r: Reading, rng: Rng) -> BotMove:
     choices = r.view.get("complying") or list(r.owner)
     return {"type": "execute", "villager": r.best(choices, rng)} if choices else None
 
 
-def _point(r: Reading, rng: Rng) -> Move:
+def _point(r: Reading, rng: Rng) -> BotMove:
     trial = r.view.get("trial") or {}
     targets = [t for t in trial.get("targets", []) if t != r.me]
     if not targets:
@@ -352,7 +349,7 @@ def _point(r: Reading, rng: Rng) -> Move:
     return {"type": "point", "target": target, "locked": True}
 
 
-def _choose_villager(r: Reading, rng: Rng) -> Move:
+def _choose_villager(r: Reading, rng: Rng) -> BotMove:
     pending = r.view.get("pending") or {}
     choices = pending.get("choices") or []
     if not choices:
@@ -362,7 +359,7 @@ def _choose_villager(r: Reading, rng: Rng) -> Move:
     return {"type": "choose_villager", "villager": r.best(choices, rng)}
 
 
-def _retribute(r: Reading, rng: Rng) -> Move:
+def _retribute(r: Reading, rng: Rng) -> BotMove:
     """§5: lay the hex penalty on a pointer who is not an ally, the one with most villagers."""
     pending = r.view.get("pending") or {}
     targets = [t for t in pending.get("choices") or [] if t not in r.allies]

@@ -27,6 +27,8 @@ __all__ = [
     "PLAYERS_COLUMN",
     "RATES",
     "REASONS",
+    "SAMPLE_MOVES",
+    "SAMPLE_SETTINGS",
     "SIDES",
     "TALLIES",
     "GameRun",
@@ -35,6 +37,7 @@ __all__ = [
     "Scenario",
     "bot_names",
     "load",
+    "new_state",
     "outcome_of",
     "play",
     "play_new",
@@ -95,6 +98,21 @@ MAX_ACTIONS = 5_000
 Observer = Callable[[dict, Any], None]
 
 
+#: A move of each type as a phone sends it (actions.py), its fields by its name,
+#: and a host's change of settings: the sample events (events/generate.py).
+SAMPLE_MOVES: dict[str, dict[str, Any]] = {
+    "bewitch": {"direction": "left"},
+    "accuse": {"trait": "hat"},
+    "vote": {"burn": 2, "save": 1},
+    "execute": {"villager": "Agnes"},
+    "point": {"target": "Bo", "locked": True},
+    "choose_villager": {"villager": "Bram"},
+    "retribute": {"target": None},
+    "mark_away": {"target": "Di"},
+}
+SAMPLE_SETTINGS: dict[str, Any] = {"timers": True, "timer_seconds": 60}
+
+
 def settings_for(limit: int | None) -> dict[str, Any]:
     """A ``--limit`` of the command lines turns §6's timers on at that many seconds."""
     return {} if limit is None else {"timers": True, "timer_seconds": limit}
@@ -112,7 +130,7 @@ def outcome_of(state: Any) -> dict[str, Any] | None:
     """Who won, why, in which round, how many Trials by Fire were decided, and how many
     villagers a hex cost (§5's penalties, retributive ones included)."""
     table = GAME.table_view(state)
-    result = table["result"]
+    result = table["outcome"]
     if result is None:
         return None
     history = table["history"]
@@ -266,7 +284,7 @@ class Narrator:
         for event in table["history"][self.told :]:
             print(describe(event), file=self.out)
         self.told = len(table["history"])
-        result = table["result"]
+        result = table["outcome"]
         if result is not None:
             print(f"\n🏁 {result['winner'].upper()} win: {result['reason']} in round "
                   f"{table['round']}.", file=self.out)  # fmt: skip

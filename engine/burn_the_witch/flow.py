@@ -5,24 +5,31 @@ One queue, first in, first out (§3): after each reveal, victory is checked firs
 game ends at once, the queue is dropped); then the reveal appends its hex penalty or
 retribution, then its Trial by Fire. Whether an effect can still happen is checked when it
 starts. The next round starts when the queue is empty.
+
+Steps are entered, and the game ended, by the shared walker's ``enter`` and ``game_over``
+(engine/turns.py), which the turn has too.
 """
 
 from typing import Any
 
 from . import queries
-from .effects import Effect, GameOver, StartTimer, StepChanged
+from .effects import Effect
 from .state import (
     Ballot,
     ChoiceKind,
+    EffectKind,
     GameState,
+    Identity,
     Outcome,
     Pending,
     Phase,
     Player,
     QueuedEffect,
+    Reason,
     Trial,
+    VoteOutcome,
+    Winner,
 )
-from .steps import STEPS
 
 
 class Flow:
@@ -30,18 +37,7 @@ class Flow:
     now: float
     effects: list[Effect]
 
-    # -- steps -------------------------------------------------------------------------------
-    def enter(self, phase: Phase) -> None:
-        """Enter ``phase``: a new step number and the step's timer (steps.py)."""
-        s = self.s
-        s.phase = phase
-        s.step += 1
-        self.effects.append(StepChanged(step=s.step, phase=phase))
-        seconds = STEPS[phase].timer(s)
-        s.deadline = None if seconds is None else self.now + seconds
-        if s.deadline is not None:
-            self.effects.append(StartTimer(step=s.step, deadline=s.deadline))
-
+    # -- the public history ---------------------------------------------------------------------
     def record(self, **event: Any) -> None:
         """A public event for every phone's history (never changed once appended), filed
         under the round it happened in (0: the witching hour), so a round whose accusation
@@ -64,7 +60,7 @@ class Flow:
         s.last_vote = None
         s.outcome_of_vote = None
         s.next_accuser_from = None
-        self.enter("accuse")
+        self.enter(Phase.ACCUSE)
 
     def accusation_timed_out(self) -> None:
         """§6: the accuser loses a villager of their own instead of the round; the next
@@ -74,7 +70,7 @@ class Flow:
         self.record(kind="timed_out", step="accuse", player=s.accuser)
         s.executioner = None
         s.next_accuser_from = queries.going_right(s, s.accuser, include_start=False)[0].name
-        s.queue.append(QueuedEffect(kind="penalty", payer=s.accuser))
+        s.queue.append(QueuedEffect(kind=EffectKind.PENALTY, payer=s.accuser))
         self.run_queue()
 
     def close_vote(self, timed_out: bool) -> None:
@@ -86,15 +82,21 @@ class Flow:
         burn = sum(ballot.burn for ballot in s.votes.values())
         save = sum(ballot.save for ballot in s.votes.values())
         s.last_vote = Ballot(burn=burn, save=save)
-        s.outcome_of_vote = "burn" if burn > save else "save" if save > burn else "tie"
+        s.outcome_of_vote = (
+            VoteOutcome.BURN
+            if burn > save
+            else VoteOutcome.SAVE
+            if save > burn
+            else VoteOutcome.TIE
+        )
         self.record(kind="vote", burn=burn, save=save, outcome=s.outcome_of_vote)
         if timed_out:
             for player in queries.going_right(s, s.accuser, include_start=True):
                 if player.villagers and player.name not in s.votes:
                     self.record(kind="timed_out", step="vote", player=player.name)
-                    s.queue.append(QueuedEffect(kind="penalty", payer=player.name))
+                    s.queue.append(QueuedEffect(kind=EffectKind.PENALTY, payer=player.name))
         s.votes = {}  # the ballots are never needed again, and never sent
-        s.queue.append(QueuedEffect(kind="execution"))
+        s.queue.append(QueuedEffect(kind=EffectKind.EXECUTION))
         s.next_accuser_from = s.executioner
         self.run_queue()
 
@@ -103,7 +105,7 @@ class Flow:
         s = self.s
         assert s.executioner is not None
         self.record(kind="timed_out", step="execute", player=s.executioner)
-        s.queue.append(QueuedEffect(kind="penalty", payer=s.executioner))
+        s.queue.append(QueuedEffect(kind=EffectKind.PENALTY, payer=s.executioner))
         s.executioner = None
         self.run_queue()
 
@@ -118,31 +120,37 @@ class Flow:
         self.record(kind="burn", villager=villager.name, traits=villager.traits,
                     owner=owner.name, identity=villager.identity, by=uncoverer,
                     cause=cause)  # fmt: skip
-        if villager.identity == "witch" and not owner.hexed:
+        if villager.identity is Identity.WITCH and not owner.hexed:
             owner.hexed = True  # §5
             self.record(kind="hexed", owner=owner.name)
         if self.check_victory():
             return
-        if villager.identity == "witch":
+        if villager.identity is Identity.WITCH:
             return
         if owner.hexed and uncoverer != owner.name:
-            s.queue.append(QueuedEffect(kind="hex", payer=uncoverer, chooser=owner.name))
-        elif owner.hexed and cause == "trial":
+            s.queue.append(QueuedEffect(kind=EffectKind.HEX, payer=uncoverer, chooser=owner.name))
+        elif owner.hexed and cause is EffectKind.TRIAL:
             # §5: the hexed owner chosen in a trial may lay the penalty on a pointer.
             assert s.trial is not None
             pointers = [p for p, target in s.trial.points.items() if target == owner.name]
-            s.queue.append(QueuedEffect(kind="retribution", chooser=owner.name, pointers=pointers))
-        if villager.identity == "devout":
-            s.queue.append(QueuedEffect(kind="trial"))
+            s.queue.append(
+                QueuedEffect(kind=EffectKind.RETRIBUTION, chooser=owner.name, pointers=pointers)
+            )
+        if villager.identity is Identity.DEVOUT:
+            s.queue.append(QueuedEffect(kind=EffectKind.TRIAL))
 
     def check_victory(self) -> bool:
         """§1: zealots when every witch has burned; sympathizers when the innocents burned
         reach the wrongly condemned number. One reveal changes one count, so never both."""
         s = self.s
         if queries.witches_left(s) == 0:
-            self.end(Outcome(winner="zealots", reason="all_witches_burned", round=s.round))
+            self.end(
+                Outcome(winner=Winner.ZEALOTS, reason=Reason.ALL_WITCHES_BURNED, round=s.round)
+            )
         elif queries.innocents_burned(s) >= s.wrongly_condemned:
-            self.end(Outcome(winner="sympathizers", reason="threshold_reached", round=s.round))
+            self.end(
+                Outcome(winner=Winner.SYMPATHIZERS, reason=Reason.THRESHOLD_REACHED, round=s.round)
+            )
         else:
             return False
         return True
@@ -152,14 +160,13 @@ class Flow:
         s.outcome = outcome
         s.queue, s.pending, s.trial = [], None, None
         s.accuser = s.executioner = None
-        self.enter("over")
-        self.effects.append(GameOver(outcome=outcome))
+        self.game_over(outcome)
 
     # -- the effect queue -----------------------------------------------------------------------
     def run_queue(self) -> None:
         """Start the first effect that can still happen; the next round once none is left."""
         s = self.s
-        if s.phase == "over":
+        if s.phase is Phase.OVER:
             return  # a won game ends at once (§3)
         while s.queue:
             effect = s.queue.pop(0)
@@ -170,22 +177,24 @@ class Flow:
     def start_effect(self, effect: QueuedEffect) -> bool:
         """Start ``effect``; False if it lapses (§3: checked when it starts)."""
         s = self.s
-        if effect.kind == "execution":
+        if effect.kind is EffectKind.EXECUTION:
             return self.start_execution()
-        if effect.kind == "trial":
+        if effect.kind is EffectKind.TRIAL:
             return self.start_trial()
-        if effect.kind == "retribution":
+        if effect.kind is EffectKind.RETRIBUTION:
             assert effect.chooser is not None
             targets = [p for p in effect.pointers if s.player(p).villagers]
             if not targets:
                 return False
-            s.pending = Pending(kind="retribution", chooser=effect.chooser, targets=targets)
-            self.enter("retribution")
+            s.pending = Pending(
+                kind=EffectKind.RETRIBUTION, chooser=effect.chooser, targets=targets
+            )
+            self.enter(Phase.RETRIBUTION)
             return True
         assert effect.payer is not None
         if not s.player(effect.payer).villagers:
             return False  # §5/§6: a player with no villagers owes nothing
-        kind: ChoiceKind = "hex" if effect.kind == "hex" else "penalty"
+        kind = EffectKind.HEX if effect.kind is EffectKind.HEX else EffectKind.PENALTY
         self.start_choice(kind, chooser=effect.chooser or effect.payer, payer=effect.payer)
         return True
 
@@ -195,7 +204,7 @@ class Flow:
             self.run_queue()  # a retribution laid on a house emptied meanwhile lapses
             return
         self.s.pending = Pending(kind=kind, chooser=chooser, payer=payer)
-        self.enter("choose_villager")
+        self.enter(Phase.CHOOSE_VILLAGER)
 
     def start_execution(self) -> bool:
         """§3.3 after a vote (a timed-out vote's penalties may have emptied the
@@ -206,7 +215,7 @@ class Flow:
             found = queries.first_with_villagers(s, s.accuser, include_start=False)
             s.executioner = found or queries.first_with_villagers(s, s.accuser, True)
             s.next_accuser_from = s.executioner
-        self.enter("execute")
+        self.enter(Phase.EXECUTE)
         return True
 
     # -- §4 Trial by Fire ---------------------------------------------------------------------
@@ -217,7 +226,7 @@ class Flow:
             return False
         pointers = [p.name for p in s.players if any(t != p.name for t in targets)]
         s.trial = Trial(targets=targets, pointers=pointers)
-        self.enter("trial")
+        self.enter(Phase.TRIAL)
         return True
 
     def end_trial(self) -> None:
@@ -238,4 +247,4 @@ class Flow:
         chosen = min(tied, key=order.index)
         trial.revealed, trial.chosen = True, chosen
         self.record(kind="trial", targets=trial.targets, points=dict(trial.points), chosen=chosen)
-        self.start_choice("trial", chooser=chosen, payer=chosen)
+        self.start_choice(EffectKind.TRIAL, chooser=chosen, payer=chosen)

@@ -9,8 +9,9 @@ from ..rng import Rng
 from . import bots, setup, tables, views
 from .actions import MarkAway, Timeout, parse_action
 from .effects import Effect
-from .state import GameState, Settings
-from .turn import PHONE_MOVES, apply, start
+from .state import GameState, Phase, Settings
+from .steps import PHONE_MOVES
+from .turn import apply, start
 
 
 class BurnTheWitch(Game):
@@ -36,6 +37,9 @@ class BurnTheWitch(Game):
                 params={"min": self.min_players, "max": self.max_players, "n": player_count},
             )
         return None
+
+    def shortest_settings(self) -> dict[str, Any]:
+        return {"timers": True, "timer_seconds": tables.TIMER_SECONDS_MIN}  # §6's timers on
 
     def lobby_facts(self, settings: Settings, player_count: int) -> dict[str, Any]:
         """The setup row the table deals for this many players (§2)."""
@@ -68,7 +72,7 @@ class BurnTheWitch(Game):
         return apply(state, Timeout(step=state.step), now)
 
     def leave(self, state: GameState, player: str, now: float) -> tuple[GameState, list[Effect]]:
-        if state.phase == "over" or state.player(player).away:
+        if state.phase == Phase.OVER or state.player(player).away:
             return state, []
         # §6: a player who leaves is played automatically from now on: the host's mark, made
         # by the server, so no act of the host's (an Away host stays Away).
@@ -79,14 +83,14 @@ class BurnTheWitch(Game):
 
     # -- reading a state ----------------------------------------------------------------------
     def is_over(self, state: GameState) -> bool:
-        return state.phase == "over"
+        return state.phase == Phase.OVER
 
     #: The steps whose every move reaches every phone: who has voted and who
     #: has pointed show on every phone as they come. Not the witching hour: a frame to
     #: every phone when the coven taps would tell the table that a coven exists, which the
     #: hour's fixed length keeps secret (docs/burn-the-witch.md); the coven's phone alone
     #: is answered, the others learn the bewitching when the hour ends.
-    PUSH_EVERY_MOVE = frozenset({"vote", "trial"})
+    PUSH_EVERY_MOVE = frozenset({Phase.VOTE, Phase.TRIAL})
 
     def pushes_every_move(self, state: GameState) -> bool:
         return state.phase in self.PUSH_EVERY_MOVE
@@ -99,9 +103,6 @@ class BurnTheWitch(Game):
 
     def table_view(self, state: GameState) -> View:
         return views.table_view(state)
-
-    def view_is_over(self, view: View) -> bool:
-        return view.get("result") is not None
 
     # -- bots ---------------------------------------------------------------------------------
     def bot_move(self, view: View, rng: Rng) -> BotMove:

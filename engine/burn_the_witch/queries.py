@@ -1,7 +1,7 @@
 """Questions about a state, asked by the rules, the views and the automatic choices."""
 
 from . import tables
-from .state import GameState, Player, Villager
+from .state import Direction, Faction, GameState, Identity, Player, Villager, VoteOutcome
 from .villagers import TRAITS
 
 
@@ -29,10 +29,10 @@ def neighbour_to_bewitch(state: GameState, coven: str, direction: str) -> str:
     are at most 2 sympathizers before bewitching, and at least 5 players)."""
     seat = state.seat_of(coven)
     count = len(state.players)
-    sign = 1 if direction == "left" else -1  # left is the next seat clockwise
+    sign = 1 if direction == Direction.LEFT else -1  # left is the next seat clockwise
     for step in range(1, count):
         player = state.players[(seat + sign * step) % count]
-        if player.faction == "zealot":
+        if player.faction == Faction.ZEALOT:
             return player.name
     raise AssertionError("§8: a bewitch target always exists")  # pragma: no cover
 
@@ -52,9 +52,9 @@ def complying(state: GameState) -> list[str]:
     trait, save → without it, tie → either group (any villager); none complies → any."""
     everyone = [villager.name for _, villager in living(state)]
     trait, outcome = state.accused_trait, state.outcome_of_vote
-    if outcome == "tie" or trait is None:
+    if outcome == VoteOutcome.TIE or trait is None:
         return everyone
-    wanted = outcome == "burn"
+    wanted = outcome == VoteOutcome.BURN
     chosen = [v.name for _, v in living(state) if (trait in v.traits) == wanted]
     return chosen or everyone
 
@@ -75,17 +75,17 @@ def witches_in_play(state: GameState) -> int:
     return tables.setup_row(len(state.players)).witches
 
 
-def burned_count(state: GameState, *identities: str) -> int:
+def burned_count(state: GameState, *identities: Identity) -> int:
     return sum(v.identity in identities for p in state.players for v in p.burned)
 
 
 def innocents_burned(state: GameState) -> int:
     """§1: innocents executed from any house, devout included."""
-    return burned_count(state, "innocent", "devout")
+    return burned_count(state, Identity.INNOCENT, Identity.DEVOUT)
 
 
 def witches_left(state: GameState) -> int:
-    return witches_in_play(state) - burned_count(state, "witch")
+    return witches_in_play(state) - burned_count(state, Identity.WITCH)
 
 
 def sympathizer_kind(player: Player) -> str | None:

@@ -12,7 +12,11 @@ from .villagers import VILLAGERS
 def identity_deck(row: tables.SetupRow) -> list[Identity]:
     """The identity cards of the table's row (§2): devout, plain innocents, witches."""
     plain = row.innocents - row.devout
-    return ["devout"] * row.devout + ["innocent"] * plain + ["witch"] * row.witches
+    return (
+        [Identity.DEVOUT] * row.devout
+        + [Identity.INNOCENT] * plain
+        + [Identity.WITCH] * row.witches
+    )
 
 
 def deal_identities(rng: Rng, row: tables.SetupRow, houses: int) -> list[list[Identity]]:
@@ -21,7 +25,7 @@ def deal_identities(rng: Rng, row: tables.SetupRow, houses: int) -> list[list[Id
     while True:
         cards = rng.shuffled(deck)
         dealt = [cards[i * row.per_house : (i + 1) * row.per_house] for i in range(houses)]
-        if all(hand.count("witch") < tables.REDEAL_WITCHES for hand in dealt):
+        if all(hand.count(Identity.WITCH) < tables.REDEAL_WITCHES for hand in dealt):
             return dealt
 
 
@@ -61,9 +65,9 @@ def new_game(
             for (card, traits), identity in zip(own_cards, hidden, strict=True)
         ]
         dealt = Dealt(
-            innocents=sum(card != "witch" for card in hidden),
-            devout=hidden.count("devout"),
-            witches=hidden.count("witch"),
+            innocents=sum(card != Identity.WITCH for card in hidden),
+            devout=hidden.count(Identity.DEVOUT),
+            witches=hidden.count(Identity.WITCH),
         )
         seats.append(Player(name=name, villagers=villagers, dealt=dealt))
     coven = next((p.name for p in seats if p.dealt.witches >= tables.COVEN_WITCHES), None)

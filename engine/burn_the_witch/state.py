@@ -4,25 +4,77 @@ Secrets live here (each villager's identity, each ballot, the coven's choice); v
 decides what each player may see. Nothing here is sent to a phone as it is.
 """
 
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..game import NAME_MAX
 from ..rng import RngState
+from ..seats import Seats
 from . import tables
 
-Identity = Literal["innocent", "devout", "witch"]
-Faction = Literal["zealot", "sympathizer"]
-Direction = Literal["left", "right"]
-Phase = Literal[
-    "witching_hour", "accuse", "vote", "execute", "trial", "choose_villager", "retribution", "over"
-]
+
+# The game's words, as Catch the Witch's (its domain.py): each a str, so the wire and the
+# stored state carry the value itself.
+class Identity(StrEnum):
+    INNOCENT = "innocent"
+    DEVOUT = "devout"
+    WITCH = "witch"
+
+
+class Faction(StrEnum):
+    ZEALOT = "zealot"
+    SYMPATHIZER = "sympathizer"
+
+
+class Direction(StrEnum):
+    LEFT = "left"
+    RIGHT = "right"
+
+
+class Phase(StrEnum):
+    WITCHING_HOUR = "witching_hour"
+    ACCUSE = "accuse"
+    VOTE = "vote"
+    EXECUTE = "execute"
+    TRIAL = "trial"
+    CHOOSE_VILLAGER = "choose_villager"
+    RETRIBUTION = "retribution"
+    OVER = "over"
+
+
+class EffectKind(StrEnum):
+    """An entry of §3's effect queue; the first four are also what the game may wait for a
+    player to choose (``ChoiceKind``)."""
+
+    TRIAL = "trial"
+    HEX = "hex"
+    PENALTY = "penalty"
+    RETRIBUTION = "retribution"
+    EXECUTION = "execution"
+
+
 #: Why a villager is to be lost by choice (the pending choice's ``kind``): a Trial by Fire's
-#: chosen player (§4), a hex penalty (§5), a timer penalty (§6).
-ChoiceKind = Literal["trial", "hex", "penalty"]
-Winner = Literal["zealots", "sympathizers"]
-Reason = Literal["all_witches_burned", "threshold_reached"]
+#: chosen player (§4), a hex penalty (§5), a timer penalty (§6); or whom a hexed owner lays
+#: the penalty on (§5, ``retribution``).
+ChoiceKind = EffectKind
+
+
+class VoteOutcome(StrEnum):
+    BURN = "burn"
+    SAVE = "save"
+    TIE = "tie"
+
+
+class Winner(StrEnum):
+    ZEALOTS = "zealots"
+    SYMPATHIZERS = "sympathizers"
+
+
+class Reason(StrEnum):
+    ALL_WITCHES_BURNED = "all_witches_burned"
+    THRESHOLD_REACHED = "threshold_reached"
 
 
 class _Model(BaseModel):
@@ -75,7 +127,9 @@ class Player(_Model):
 
     @property
     def faction(self) -> Faction:
-        return "sympathizer" if self.dealt.witches or self.bewitched_from else "zealot"
+        if self.dealt.witches or self.bewitched_from:
+            return Faction.SYMPATHIZER
+        return Faction.ZEALOT
 
 
 class Ballot(_Model):
@@ -99,7 +153,7 @@ class Trial(_Model):
 class QueuedEffect(_Model):
     """One entry of §3's effect queue (first in, first out)."""
 
-    kind: Literal["hex", "trial", "penalty", "retribution", "execution"]
+    kind: EffectKind
     #: hex: the player who uncovered the innocent and owes a villager; penalty: the one
     #: paying; retribution: unused.
     payer: str | None = None
@@ -112,7 +166,7 @@ class QueuedEffect(_Model):
 class Pending(_Model):
     """The choice the game waits for in ``choose_villager`` or ``retribution``."""
 
-    kind: ChoiceKind | Literal["retribution"]
+    kind: ChoiceKind
     chooser: str
     #: Whose villager is lost (None for the retribution).
     payer: str | None = None
@@ -126,7 +180,7 @@ class Outcome(_Model):
     round: int
 
 
-class GameState(_Model):
+class GameState(Seats, _Model):
     game: Literal["burn_the_witch"] = "burn_the_witch"
     players: list[Player]
     settings: Settings
@@ -138,7 +192,7 @@ class GameState(_Model):
     coven: str | None = None
     bewitched: str | None = None
 
-    phase: Phase = "witching_hour"
+    phase: Phase = Phase.WITCHING_HOUR
     step: int = 1
     deadline: float | None = None
     round: int = 0
@@ -148,7 +202,7 @@ class GameState(_Model):
     #: The round's secret ballots (never sent to anyone but their caster).
     votes: dict[str, Ballot] = Field(default_factory=dict)
     last_vote: Ballot | None = None
-    outcome_of_vote: Literal["burn", "save", "tie"] | None = None
+    outcome_of_vote: VoteOutcome | None = None
     #: Where the search for the next accuser starts (inclusive), going right (§3.5, §6).
     next_accuser_from: str | None = None
     queue: list[QueuedEffect] = Field(default_factory=list)
@@ -160,13 +214,10 @@ class GameState(_Model):
 
     # -- lookups -------------------------------------------------------------------------
     def player(self, name: str) -> Player:
-        for player in self.players:
-            if player.name == name:
-                return player
-        raise KeyError(name)
+        return self.seat(name)
 
     def has_player(self, name: str) -> bool:
-        return any(player.name == name for player in self.players)
+        return self.has_seat(name)
 
     def seat_of(self, name: str) -> int:
         for seat, player in enumerate(self.players):

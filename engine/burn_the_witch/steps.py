@@ -1,33 +1,20 @@
 """Every step of the game, each defined once: the table ``STEPS`` (§3–§6).
 
-A row says whom the step waits for, the moves it accepts, its time limit, what happens when
-the time runs out, an Away player's automatic move, and what comes next once nobody is
-waited for. turn.py walks the table; views.py reads it for each phone's ``can``.
+A row (engine/steps.py) says whom the step waits for, the moves it accepts, its time limit
+(None: it waits, §6 timers off), what happens when the time runs out, an Away player's
+automatic move (§6: autoplay.py's, applied like a phone's), and what comes next once
+nobody is waited for. The shared walker (engine/turns.py) plays the table; views.py reads
+it for each phone's ``can``.
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..steps import Step, every_move, nobody
 from . import autoplay, tables
-from .actions import Action
 from .state import GameState, Phase
 
 if TYPE_CHECKING:
     from .turn import Turn
-
-
-@dataclass(frozen=True)
-class Step:
-    waits_for: Callable[[GameState], list[str]]
-    moves: frozenset[str] = frozenset()
-    #: Seconds until the step times out, or None: it waits (§6, timers off).
-    timer: Callable[[GameState], float | None] = lambda state: None
-    on_timeout: Callable[["Turn"], None] | None = None
-    #: §6 Away: the move made at once for an Away player the step waits for.
-    auto_move: Callable[["Turn", str], Action] | None = None
-    #: Once nobody is waited for; None: a move or the timer moves on.
-    advance: Callable[["Turn"], None] | None = None
 
 
 #: Moves possible in every step but the end: the host's Away mark, a timer's firing.
@@ -69,13 +56,9 @@ def _chooser(state: GameState) -> list[str]:
     return [state.pending.chooser] if state.pending else []
 
 
-def _nobody(state: GameState) -> list[str]:
-    return []
-
-
 def _end_witching_hour(turn: "Turn") -> None:
     for name in _coven_to_tap(turn.s):
-        turn.act(autoplay.bewitch(turn, name), automatic=True)
+        turn.play_automatic(name)
     turn.start_round()
 
 
@@ -84,26 +67,26 @@ def _choose_at_random(turn: "Turn") -> None:
     phone is told whose time ran out, so the pick is not taken for the chooser's own."""
     for name in _chooser(turn.s):
         turn.record(kind="timed_out", step=turn.s.phase, player=name)
-        turn.act(STEPS[turn.s.phase].auto_move(turn, name), automatic=True)  # type: ignore[misc]
+        turn.play_automatic(name)
 
 
-STEPS: dict[Phase, Step] = {
+STEPS: dict[Phase, Step["Turn"]] = {
     # §2: always the full length, whatever the coven does: only the timer ends it.
-    "witching_hour": Step(
+    Phase.WITCHING_HOUR: Step(
         _coven_to_tap,
         frozenset({"bewitch"}),
         timer=lambda state: tables.WITCHING_HOUR_SECONDS,
         on_timeout=_end_witching_hour,
         auto_move=autoplay.bewitch,
     ),
-    "accuse": Step(
+    Phase.ACCUSE: Step(
         _accuser,
         frozenset({"accuse"}),
         timer=round_timer,
         on_timeout=lambda turn: turn.accusation_timed_out(),
         auto_move=autoplay.accuse,
     ),
-    "vote": Step(
+    Phase.VOTE: Step(
         _voters_to_vote,
         frozenset({"vote"}),
         timer=round_timer,
@@ -111,14 +94,14 @@ STEPS: dict[Phase, Step] = {
         auto_move=autoplay.vote,
         advance=lambda turn: turn.close_vote(timed_out=False),
     ),
-    "execute": Step(
+    Phase.EXECUTE: Step(
         _executioner,
         frozenset({"execute"}),
         timer=round_timer,
         on_timeout=lambda turn: turn.execution_timed_out(),
         auto_move=autoplay.execute,
     ),
-    "trial": Step(
+    Phase.TRIAL: Step(
         _pointers_to_lock,
         frozenset({"point"}),
         timer=lambda state: tables.TRIAL_SECONDS,
@@ -126,22 +109,24 @@ STEPS: dict[Phase, Step] = {
         auto_move=autoplay.point,
         advance=lambda turn: turn.end_trial(),
     ),
-    "choose_villager": Step(
+    Phase.CHOOSE_VILLAGER: Step(
         _chooser,
         frozenset({"choose_villager"}),
         timer=choice_timer,
         on_timeout=_choose_at_random,
         auto_move=autoplay.choose_villager,
     ),
-    "retribution": Step(
+    Phase.RETRIBUTION: Step(
         _chooser,
         frozenset({"retribute"}),
         timer=choice_timer,
         on_timeout=_choose_at_random,
         auto_move=autoplay.retribute,
     ),
-    "over": Step(_nobody),
+    Phase.OVER: Step(nobody),
 }
+#: Every move a phone may send in some step.
+PHONE_MOVES = every_move(STEPS) | EVERY_STEP_MOVES
 
 
 def waiting_for(state: GameState) -> list[str]:

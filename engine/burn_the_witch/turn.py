@@ -1,16 +1,17 @@
-"""One call of ``apply``: the move's checks, Away players' moves and the walk through the steps.
+"""One call of ``apply``: the moves' checks, and the game's words for the shared walk.
 
 ``apply(state, action, now)`` checks the move against the current step (steps.py), changes
 a private copy of the state, lets Away players act at once (§6), and returns the new state
 and its effects. A refused move raises before anything changes; the caller's state is never
-touched. The flow of the game (rounds, reveals, the effect queue) is in flow.py.
+touched. The walk itself (dispatch, Away moves, timeouts, the host's Away mark) is every
+game's, engine/turns.py; the flow of the game (rounds, reveals, the effect queue) is in
+flow.py.
 """
 
 from typing import Any
 
 from ..errors import IllegalAction
-from ..moves import check_timer_due
-from ..turns import TurnBase
+from ..turns import StepMachine
 from . import queries
 from .actions import (
     Accuse,
@@ -21,69 +22,46 @@ from .actions import (
     MarkAway,
     Point,
     Retribute,
-    Timeout,
     Vote,
     parse_action,
 )
 from .flow import Flow
-from .state import Ballot, GameState, Player
-from .steps import EVERY_STEP_MOVES, STEPS, waiting_for
+from .state import Ballot, Direction, EffectKind, GameState, Phase, Player
+from .steps import STEPS
 
 
 def apply(state: GameState, action: Action | dict[str, Any], now: float, automatic: bool = False):
     """Apply one move at time ``now`` (seconds): (new state, effects). ``automatic``: the
     server's own move in a player's name, which is no act of theirs (§6 Away stays)."""
-    action = parse_action(action)
-    turn = Turn(state.clone(), now)
-    turn.act(action, automatic)
-    turn.settle()
-    return turn.finish()
+    return Turn.play(state, parse_action(action), now, automatic)
 
 
 def start(state: GameState, now: float):
     """Start the witching hour: its timer, and Away players' moves."""
-    turn = Turn(state.clone(), now)
-    turn.enter("witching_hour")
-    turn.settle()
-    return turn.finish()
+    return Turn.begin(state, now)
 
 
-class Turn(TurnBase[GameState], Flow):
-    """A private copy of the state, the RNG and the effects of one ``apply``."""
+class Turn(StepMachine[GameState], Flow):
+    """A private copy of the state, the RNG and the effects of one ``apply``: the shared
+    walk through ``STEPS`` (engine/turns.py), with the moves' rules and checks."""
 
-    # -- dispatch ------------------------------------------------------------------------
-    def act(self, action: Action, automatic: bool = False) -> None:
-        """One move; ``automatic``: the engine's own (§6), which leaves an Away mark alone."""
-        s = self.s
-        if s.phase == "over":
-            raise IllegalAction("The game is over.", "§1", code="game_over")
-        if isinstance(action, Timeout):
-            self.on_timeout(action)
-            return
-        if action.player is None:
-            raise IllegalAction("A move must name its player.", "§3", code="no_player")
-        player = self.named_player(action.player)
-        getattr(self, "on_" + action.type)(player, action)
-        marked_self = isinstance(action, MarkAway) and action.target == player.name
-        if player.away and not automatic and not marked_self:
-            player.away = False  # §6: Away ends when the player acts again
+    steps = STEPS
+    over_phase = Phase.OVER
+    over_rule = "§1"
+    no_player_rule = "§3"
+    away_rule = "§6"
 
-    def settle(self) -> None:
-        """Let Away players act (§6), then move on through every step nobody waits in."""
-        for _ in range(10_000):
-            s = self.s
-            if s.phase == "over":
-                return
-            waiting = waiting_for(s)
-            step = STEPS[s.phase]
-            away = [name for name in waiting if s.player(name).away]
-            if away and step.auto_move is not None:
-                self.act(step.auto_move(self, away[0]), automatic=True)
-                continue
-            if waiting or step.advance is None:
-                return
-            step.advance(self)
-        raise AssertionError("settle did not converge")  # pragma: no cover
+    def first_step(self) -> None:
+        self.enter(Phase.WITCHING_HOUR)
+
+    def not_host(self) -> IllegalAction:
+        return IllegalAction(
+            "Only the host can mark a player Away.", "§6", code="btw_host_marks_away"
+        )
+
+    def seat_named(self, name: str, rule: str | None) -> Player:
+        """§2 names the players, whatever the move that names one."""
+        return self.named_player(name)
 
     # -- checks shared by the moves ----------------------------------------------------------
     def named_player(self, name: str) -> Player:
@@ -122,7 +100,9 @@ class Turn(TurnBase[GameState], Flow):
         self.s.bewitched = target
         # The tap comes from the coven's side of the bewitched: a tap going left comes from
         # the bewitched player's right.
-        self.s.player(target).bewitched_from = "right" if action.direction == "left" else "left"
+        self.s.player(target).bewitched_from = (
+            Direction.RIGHT if action.direction == Direction.LEFT else Direction.LEFT
+        )
 
     # -- §3 a round ------------------------------------------------------------------------
     def on_accuse(self, player: Player, action: Accuse) -> None:
@@ -135,7 +115,7 @@ class Turn(TurnBase[GameState], Flow):
             )  # fmt: skip
         self.s.accused_trait = action.trait
         self.record(kind="accuse", accuser=player.name, trait=action.trait)
-        self.enter("vote")
+        self.enter(Phase.VOTE)
 
     def on_vote(self, player: Player, action: Vote) -> None:
         self.need_step_for("vote", "§3.2")
@@ -159,7 +139,7 @@ class Turn(TurnBase[GameState], Flow):
         owner = queries.owner_of(self.s, action.villager)
         assert owner is not None
         self.s.executioner = None
-        self.reveal(owner, action.villager, uncoverer=player.name, cause="execution")
+        self.reveal(owner, action.villager, uncoverer=player.name, cause=EffectKind.EXECUTION)
         self.run_queue()
 
     # -- §4 Trial by Fire, §5 hex, §6 penalties ---------------------------------------------
@@ -194,7 +174,7 @@ class Turn(TurnBase[GameState], Flow):
         self.s.pending = None
         cause = pending.kind
         self.reveal(payer, action.villager, uncoverer=player.name, cause=cause)
-        if cause == "trial":
+        if cause is EffectKind.TRIAL:
             self.s.trial = None
         self.run_queue()
 
@@ -211,32 +191,19 @@ class Turn(TurnBase[GameState], Flow):
         self.s.pending = None
         self.record(kind="retribution", by=player.name, target=action.target)
         if action.target is not None:
-            self.start_choice("hex", chooser=player.name, payer=action.target)
+            self.start_choice(EffectKind.HEX, chooser=player.name, payer=action.target)
         else:
             self.run_queue()
 
-    # -- §6 Away, timers ---------------------------------------------------------------------
-    def on_mark_away(self, player: Player, action: MarkAway) -> None:
-        if player.name != self.s.host:
-            raise IllegalAction(
-                "Only the host can mark a player Away.", "§6", code="btw_host_marks_away"
-            )
-        target = self.named_player(action.target)
-        if target.away:
-            raise IllegalAction(
-                f"{target.name} is already Away.", "§6",
-                code="already_away", params={"name": target.name},
-            )  # fmt: skip
-        target.away = True
 
-    def on_timeout(self, action: Timeout) -> None:
-        s = self.s
-        check_timer_due(action.step, s.step, s.deadline, self.now, "§6")
-        on_timeout = STEPS[s.phase].on_timeout
-        assert on_timeout is not None  # a step with a deadline has a timeout rule
-        s.deadline = None
-        on_timeout(self)
-
-
-#: Every move a phone may send in some step.
-PHONE_MOVES = frozenset().union(*(step.moves for step in STEPS.values())) | EVERY_STEP_MOVES
+#: Which rule takes each move (the host's Away mark is the shared one, engine/turns.py).
+Turn.handlers = {
+    Bewitch: Turn.on_bewitch,
+    Accuse: Turn.on_accuse,
+    Vote: Turn.on_vote,
+    Execute: Turn.on_execute,
+    Point: Turn.on_point,
+    ChooseVillager: Turn.on_choose_villager,
+    Retribute: Turn.on_retribute,
+    MarkAway: Turn.on_mark_away,
+}

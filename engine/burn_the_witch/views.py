@@ -18,8 +18,9 @@ sympathizers); individual ballots, not even at the end.
 
 from typing import Any
 
+from ..game import envelope
 from . import queries
-from .state import GameState, Player
+from .state import EffectKind, GameState, Phase, Player
 from .steps import EVERY_STEP_MOVES, STEPS, waiting_for
 
 View = dict[str, Any]
@@ -41,12 +42,9 @@ def table_view(state: GameState) -> View:
 
 
 def _public(s: GameState) -> View:
-    over = s.phase == "over"
+    over = s.phase == Phase.OVER
     return {
-        "game": s.game,
-        "phase": s.phase,
-        "step": s.step,
-        "deadline": s.deadline,
+        **envelope(s.game, s.phase, s.step, None, s.deadline, _outcome(s) if over else None),
         "round": s.round,
         "host": s.host,
         "settings": {"timers": s.settings.timers, "timer_seconds": s.settings.timer_seconds},
@@ -61,14 +59,13 @@ def _public(s: GameState) -> View:
         "accuser": s.accuser,
         "executioner": s.executioner,
         "accused_trait": s.accused_trait,
-        "voted": [name for name in s.votes] if s.phase == "vote" else [],
+        "voted": [name for name in s.votes] if s.phase == Phase.VOTE else [],
         "last_vote": s.last_vote.model_dump() if s.last_vote else None,
         "outcome_of_vote": s.outcome_of_vote,
-        "complying": queries.complying(s) if s.phase == "execute" else [],
+        "complying": queries.complying(s) if s.phase == Phase.EXECUTE else [],
         "trial": _trial(s),
         "pending": _pending(s),
         "history": s.history,
-        "result": _result(s) if over else None,
     }
 
 
@@ -99,7 +96,7 @@ def _pending(s: GameState) -> View | None:
     pending = s.pending
     if pending is None:
         return None
-    if pending.kind == "retribution":
+    if pending.kind == EffectKind.RETRIBUTION:
         return {"kind": pending.kind, "chooser": pending.chooser, "choices": pending.targets}
     assert pending.payer is not None
     payer = s.player(pending.payer)
@@ -111,7 +108,7 @@ def _pending(s: GameState) -> View | None:
     }
 
 
-def _result(s: GameState) -> View:
+def _outcome(s: GameState) -> View:
     """At the end everything is revealed but the ballots (§7)."""
     assert s.outcome is not None
     return {
@@ -145,16 +142,16 @@ def _private(s: GameState, p: Player, public: View) -> View:
         "my_point": trial.points.get(p.name) if trial else None,
         "can": can(s, p),
     }
-    return {**public, "me": me}
+    return {**public, "you": p.name, "me": me}
 
 
 def can(s: GameState, p: Player) -> list[str]:
     """The move types ``p`` may send now (the step's moves it is waited for, or may change)."""
-    if s.phase == "over":
+    if s.phase == Phase.OVER:
         return []
     moves: list[str] = []
     step_moves = STEPS[s.phase].moves
-    if s.phase == "vote":
+    if s.phase == Phase.VOTE:
         if p.villagers:
             moves.append("vote")  # a ballot may be changed until the last is in
     elif p.name in waiting_for(s):

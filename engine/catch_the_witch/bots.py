@@ -15,14 +15,12 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..game import BotMove, View
 from ..rng import Rng
 from . import tables
 from .belief import Belief, belief, days_so_far, failed_ritual, gentle, told_today
 from .domain import EMPTY_PAW, NIGHTSHADE, Place
 from .steps import CONFIRM_PHASES, PICKPOCKET_PHASES
-
-View = dict[str, Any]
-Act = dict[str, Any] | None
 
 #: Strategy knobs (bots only; the rules' [design] numbers live in tables.py).
 KNIGHT_GUARD_CHANCE = 0.3
@@ -76,7 +74,7 @@ APPROVE_RATIO = 0.8
 _PICKPOCKET_STEPS = frozenset(phase.value for phase in PICKPOCKET_PHASES)
 
 
-def decide(v: View, rng: Rng) -> Act:
+def decide(v: View, rng: Rng) -> BotMove:
     """The action this cat takes now, or None when it has nothing to do."""
     me = v["me"]
     if me is None or v["outcome"] is not None:
@@ -112,15 +110,15 @@ def _likeliest(names: list[str], odds: dict[str, float]) -> str:
 
 
 # -- steps ---------------------------------------------------------------------------------
-def _role_check(v: View, me: dict, rng: Rng) -> Act:
+def _role_check(v: View, me: dict, rng: Rng) -> BotMove:
     return {"type": "ready"} if not me.get("done") else None
 
 
-def _confirm(v: View, me: dict, rng: Rng) -> Act:
+def _confirm(v: View, me: dict, rng: Rng) -> BotMove:
     return {"type": "ok"} if not me.get("done") else None
 
 
-def _place_choice(v: View, me: dict, rng: Rng) -> Act:
+def _place_choice(v: View, me: dict, rng: Rng) -> BotMove:
     if not v["your_turn"]:
         return None
     mine = told_today(v).get(me["name"])
@@ -139,7 +137,7 @@ def _place_choice(v: View, me: dict, rng: Rng) -> Act:
     return action
 
 
-def _guard(v: View, me: dict, rng: Rng) -> Act:
+def _guard(v: View, me: dict, rng: Rng) -> BotMove:
     if not v["your_turn"]:
         return None
     counts = me.get("counts", {})
@@ -149,7 +147,7 @@ def _guard(v: View, me: dict, rng: Rng) -> Act:
     return {"type": "guard_place", "place": max(counts, key=lambda p: counts[p])}
 
 
-def _witches(v: View, me: dict, rng: Rng) -> Act:
+def _witches(v: View, me: dict, rng: Rng) -> BotMove:
     if "witch_choices" not in me:
         return _guess(v, me)
     if not v["your_turn"]:
@@ -184,7 +182,7 @@ def _witches(v: View, me: dict, rng: Rng) -> Act:
     return {"type": "witch_spell", "spell": "none"}
 
 
-def _guess(v: View, me: dict) -> Act:
+def _guess(v: View, me: dict) -> BotMove:
     """[design] Everyone else's tap in the witches' 15 s (docs/engine.md), made as a person
     at the table would make it: a place, then a spell. The rules never read a guess, so a
     bot's is the same plain one each day and draws nothing from ``rng`` (its play, and so
@@ -230,7 +228,7 @@ def _seer_like(v: View, allies: set[str]) -> dict[str, int]:
     return found
 
 
-def _discussion(v: View, me: dict, rng: Rng) -> Act:
+def _discussion(v: View, me: dict, rng: Rng) -> BotMove:
     if me["form"] != "human":
         return None
     special = _seer_or_pickpocket(v, me, rng)
@@ -239,7 +237,7 @@ def _discussion(v: View, me: dict, rng: Rng) -> Act:
     return {"type": "end_talk"} if not me.get("done") else None
 
 
-def _seer_or_pickpocket(v: View, me: dict, rng: Rng) -> Act:
+def _seer_or_pickpocket(v: View, me: dict, rng: Rng) -> BotMove:
     if me["form"] != "human":
         return None
     if me["role"] == "seer" and not me.get("seer_used_today") and v["day"] >= v["seer_first_day"]:
@@ -285,7 +283,7 @@ def _wanted_card(v: View, me: dict) -> str | None:
     return next((card for card in needed if hand[card] == 0), needed[0])
 
 
-def _proposal(v: View, me: dict, rng: Rng) -> Act:
+def _proposal(v: View, me: dict, rng: Rng) -> BotMove:
     if not v["your_turn"]:
         return _seer_or_pickpocket(v, me, rng)
     size = len(v["today"]["required"])
@@ -315,7 +313,7 @@ def _team(v: View, me: dict, size: int) -> list[str]:
     return members[:size]
 
 
-def _approval(v: View, me: dict, rng: Rng) -> Act:
+def _approval(v: View, me: dict, rng: Rng) -> BotMove:
     if not v["your_turn"]:
         return _seer_or_pickpocket(v, me, rng)
     members = v["today"]["proposals"][-1]["members"]
@@ -343,7 +341,7 @@ def _looks_clean(v: View, me: dict, members: list[str]) -> bool:
     return mind.clean(members) >= APPROVE_RATIO * mind.clean(best)
 
 
-def _ritual(v: View, me: dict, rng: Rng) -> Act:
+def _ritual(v: View, me: dict, rng: Rng) -> BotMove:
     if not v["your_turn"]:
         return _seer_or_pickpocket(v, me, rng)
     playable = me["playable"]
@@ -403,7 +401,7 @@ def ritual_parts(v: View) -> dict[str, str]:
     return parts
 
 
-def _vote(v: View, me: dict, rng: Rng) -> Act:
+def _vote(v: View, me: dict, rng: Rng) -> BotMove:
     if not v["your_turn"]:
         return None
     options = [n for n in humans(v) if n != me["name"]]

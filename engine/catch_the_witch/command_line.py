@@ -13,7 +13,7 @@ from pydantic import Field
 
 from ..command_lines import ReplayError, ScenarioFile
 from ..replaying import played
-from .autoplay import play_new
+from .autoplay import bot_names, play_new
 from .domain import Phase, Reason, Role, Side
 from .effects import StepChanged
 from .game import CatchTheWitch
@@ -28,12 +28,15 @@ __all__ = [
     "PLAYERS_COLUMN",
     "RATES",
     "REASONS",
+    "SAMPLE_MOVES",
+    "SAMPLE_SETTINGS",
     "SIDES",
     "TALLIES",
     "Narrator",
     "ReplayError",
     "Scenario",
     "load",
+    "new_state",
     "outcome_of",
     "play_new",
     "run",
@@ -71,6 +74,36 @@ DEFAULT_LIMIT = 120
 def settings_for(limit: int | None) -> dict[str, Any]:
     """A ``--limit`` of the command lines is the discussion limit (RULES §3.5)."""
     return {"discussion_limit": DEFAULT_LIMIT if limit is None else limit}
+
+
+def new_state(count: int, seed: int, settings: dict | None = None) -> GameState:
+    """The new game ``play_new`` plays: bots' names, the first the host."""
+    return new_game(bot_names(count), settings or {}, seed=seed)
+
+
+#: A move of each type as a phone sends it (RULES §12), its fields by its name, and a
+#: host's change of settings: the sample events (events/generate.py).
+SAMPLE_MOVES: dict[str, dict[str, Any]] = {
+    "ready": {},
+    "choose_place": {"place": "river", "restore": "Cy"},
+    "choose_guard": {},
+    "guard_place": {"place": "meadow"},
+    "witch_place": {"place": "forest"},
+    "witch_spell": {"spell": "frog", "target": "Bo"},
+    "guess_place": {"place": "river"},
+    "guess_spell": {"spell": "snatch", "target": "Cy"},
+    "ok": {},
+    "end_talk": {},
+    "seer_look": {"target": "Cy"},
+    "pickpocket_peek": {"target": "Bo"},
+    "pickpocket_take": {"card": "fish"},
+    "propose": {"members": ["Ann", "Bo"]},
+    "approve": {"yes": True},
+    "play_card": {"card": "fish"},
+    "vote": {"target": None},
+    "mark_away": {"target": "Di"},
+}
+SAMPLE_SETTINGS: dict[str, Any] = {"discussion_limit": 90, "reveal_role_on_exile": True}
 
 
 def outcome_of(state: GameState) -> dict[str, Any] | None:

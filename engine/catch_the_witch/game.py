@@ -1,7 +1,7 @@
 """Catch the Witch as a ``Game`` (engine/game.py): what the room service sees of it."""
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import IllegalAction
 from ..game import BotMove, Game, View
@@ -26,6 +26,11 @@ class CatchTheWitch(Game):
     progress_fields = frozenset({"waiting"})
     #: The command lines' helpers (engine/command_lines.py), imported only by them.
     command_line = "engine.catch_the_witch.command_line"
+    #: docs/security.md, "Frames from phones": a Knight who guards sends his guard place
+    #: after choosing to guard; every other cat in human form follows its place with a cover.
+    covered_moves = frozenset({"choose_place"})
+    #: §6.3: the Guardian Knight gathers (a place) or guards: one choice.
+    same_choice_moves: ClassVar[dict[str, str]] = {"choose_guard": "choose_place"}
 
     # -- the lobby --------------------------------------------------------------------------
     def start_problem(self, settings: Settings, player_count: int) -> IllegalAction | None:
@@ -43,6 +48,9 @@ class CatchTheWitch(Game):
             except IllegalAction as exc:
                 return exc
         return None
+
+    def shortest_settings(self) -> dict[str, Any]:
+        return {"discussion_limit": tables.DISCUSSION_LIMIT_MIN}
 
     def lobby_facts(self, settings: Settings, player_count: int) -> dict[str, Any]:
         fits = self.min_players <= player_count <= self.max_players
@@ -109,9 +117,6 @@ class CatchTheWitch(Game):
 
     def table_view(self, state: GameState) -> View:
         return views.view(state, None)
-
-    def view_is_over(self, view: View) -> bool:
-        return view.get("outcome") is not None
 
     # -- bots ---------------------------------------------------------------------------------
     def bot_move(self, view: View, rng: Rng) -> BotMove:

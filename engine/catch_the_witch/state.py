@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..rng import RngState
+from ..seats import Seats
 from .domain import (
     BotLevel,
     Form,
@@ -192,7 +193,7 @@ class Day(_Model):
     vote: ExileVote | None = None
 
 
-class GameState(_Model):
+class GameState(Seats, _Model):
     game: str = "catch_the_witch"
     version: int = 1
     players: list[Cat]
@@ -229,13 +230,10 @@ class GameState(_Model):
 
     # -- lookups -----------------------------------------------------------------
     def cat(self, name: str) -> Cat:
-        for cat in self.players:
-            if cat.name == name:
-                return cat
-        raise KeyError(name)
+        return self.seat(name)
 
     def has_cat(self, name: str) -> bool:
-        return any(cat.name == name for cat in self.players)
+        return self.has_seat(name)
 
     @property
     def today(self) -> Day:

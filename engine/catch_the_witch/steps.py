@@ -9,35 +9,26 @@ The row's functions take the turn (a private copy of the state with its RNG and
 effects) and call the rule it names there (day.py, night.py, abilities.py).
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .. import steps
+from ..steps import accepting, nobody
 from . import tables
 from .domain import EMPTY_PAW, Form, Phase, Role
 from .queries import human_witches
-from .state import Cat, GameState
+from .state import GameState
 
 if TYPE_CHECKING:  # the turn reads this table: only the type checker looks back
     from .turn import Turn
 
-TurnRule = Callable[["Turn"], None]
-
 
 @dataclass(frozen=True)
-class Step:
-    #: The cats whose move the step needs (Away cats that "count as done" left out).
-    waits_for: Callable[[GameState], list[str]]
-    #: The action types a cat may send in this step (a move's handler says why not).
-    moves: frozenset[str] = frozenset()
-    #: Seconds until the step's timer fires, None for no timer.
-    timer: Callable[[GameState], float | None] = lambda state: None
-    #: §9 "time runs out"; None: the step has no timer.
-    on_timeout: TurnRule | None = None
-    #: §9 "Away": the move made at once for an Away cat the step waits for.
-    auto_act: Callable[["Turn", Cat], None] | None = None
-    #: Once nobody is waited for: enter the next step. None: only the timer ends it.
-    advance: TurnRule | None = None
+class Step(steps.Step["Turn"]):
+    """A row of the shared step table (engine/steps.py: whom it waits for, its moves, its
+    timer, §9's "time runs out" and "Away" columns, what follows), and two facts the views
+    need."""
+
     #: Everyone may see who has not moved yet (views: "waiting").
     public_waiting: bool = True
     #: The day's spells are resolved: its evening news is public (views).
@@ -59,7 +50,7 @@ def discussion_limit(state: GameState) -> float | None:
     return state.settings.discussion_limit
 
 
-def _guard_random_place(turn: "Turn", knight: Cat) -> None:
+def _guard_random_place(turn: "Turn", knight: str) -> None:
     """§9: the Knight guards a random open place."""
     turn.s.today.guard_place = turn.secret.choice(tables.open_places(turn.s.day))
 
@@ -115,17 +106,17 @@ def _humans_without_vote(state: GameState) -> list[str]:
     return [c.name for c in state.humans() if c.name not in state.exile_votes]
 
 
-def _nobody(state: GameState) -> list[str]:
-    return []
-
-
 # -- Away moves and timeouts (§9) ------------------------------------------------------------
+# An Away cat's choice is made here and returns None, not sent as a move through its
+# handler's checks as Burn the Witch's are: a witch's would be two moves (her place, then
+# no spell), and the checks would refuse a choice these have always made in states no game
+# reaches but the secrecy tests build (tests/engine/test_refusal_side_channels.py: a guard
+# step whose Knight role is scrambled onto a frog or an exiled cat).
 def _fill_in(turn: "Turn") -> None:
-    """Time ran out: every cat still waited for gets its automatic move, and the timer is
-    spent (the step ends when the last move is in)."""
-    for name in waiting_for(turn.s):
-        turn.auto_act(turn.s.cat(name))
-    turn.s.deadline = None
+    """Time ran out: every cat still waited for gets its automatic move (the step ends when
+    the last move is in)."""
+    for name in turn.waiting_for():
+        turn.play_automatic(name)
 
 
 def _end_witches_turn(turn: "Turn") -> None:
@@ -135,16 +126,17 @@ def _end_witches_turn(turn: "Turn") -> None:
     turn.resolve_day()
 
 
-def _approve(turn: "Turn", cat: Cat) -> None:
-    turn.s.approvals[cat.name] = True
+def _approve(turn: "Turn", name: str) -> None:
+    turn.s.approvals[name] = True
 
 
-def _play_first_card(turn: "Turn", cat: Cat) -> None:
-    turn.s.played[cat.name] = cat.hand.pop(0).value if cat.hand else EMPTY_PAW
+def _play_first_card(turn: "Turn", name: str) -> None:
+    hand = turn.s.cat(name).hand
+    turn.s.played[name] = hand.pop(0).value if hand else EMPTY_PAW
 
 
-def _skip_vote(turn: "Turn", cat: Cat) -> None:
-    turn.s.exile_votes[cat.name] = None
+def _skip_vote(turn: "Turn", name: str) -> None:
+    turn.s.exile_votes[name] = None
 
 
 def _after_place_choice(turn: "Turn") -> None:
@@ -170,7 +162,7 @@ STEPS: dict[Phase, Step] = {
     ),
     # §3.2 the duck's announcement: nobody moves; only its timer ends it.
     Phase.MORNING: Step(
-        _nobody,
+        nobody,
         timer=lambda state: tables.MORNING_SECONDS,
         on_timeout=lambda t: t.enter(Phase.PLACE_CHOICE),
         public_waiting=False,
@@ -181,7 +173,7 @@ STEPS: dict[Phase, Step] = {
         frozenset({"choose_place", "choose_guard"}),
         timer=discussion_limit,
         on_timeout=_fill_in,
-        auto_act=lambda t, cat: t.auto_place(cat),
+        auto_move=lambda t, name: t.auto_place(t.s.cat(name)),
         advance=_after_place_choice,
         public_waiting=False,  # who still chooses would show who is a witch
         after_spells=False,
@@ -191,7 +183,7 @@ STEPS: dict[Phase, Step] = {
         frozenset({"choose_place", "guard_place"}),
         # No timer of its own: it keeps the place choice's countdown (_after_place_choice).
         on_timeout=_fill_in,
-        auto_act=_guard_random_place,
+        auto_move=_guard_random_place,
         advance=lambda t: t.start_witches(),
         public_waiting=False,
         after_spells=False,
@@ -204,7 +196,7 @@ STEPS: dict[Phase, Step] = {
         # §3.3: the turn always lasts the full 15 s, even when every witch has chosen:
         # a shorter gathering would tell the table what the witches did. No ``advance``.
         on_timeout=_end_witches_turn,
-        auto_act=lambda t, cat: t.auto_witch(cat),
+        auto_move=lambda t, name: t.auto_witch(t.s.cat(name)),
         public_waiting=False,
         after_spells=False,
     ),
@@ -225,14 +217,14 @@ STEPS: dict[Phase, Step] = {
         frozenset({"propose"}) | _SEER_AND_PICKPOCKET,
         timer=discussion_limit,
         on_timeout=lambda t: t.auto_propose(),
-        auto_act=lambda t, cat: t.auto_propose(),
+        auto_move=lambda t, name: t.auto_propose(),
     ),
     Phase.APPROVAL: Step(
         _humans_without_approval,
         frozenset({"approve"}) | _SEER,
         timer=discussion_limit,
         on_timeout=_fill_in,
-        auto_act=_approve,
+        auto_move=_approve,
         advance=lambda t: t.count_approval(),
     ),
     Phase.APPROVAL_RESULT: Step(
@@ -241,7 +233,7 @@ STEPS: dict[Phase, Step] = {
     Phase.RITUAL: Step(
         _ritual_members,
         frozenset({"play_card"}) | _SEER,
-        auto_act=_play_first_card,
+        auto_move=_play_first_card,
         advance=lambda t: t.resolve_ritual(),
     ),
     Phase.RITUAL_RESULT: Step(
@@ -249,7 +241,7 @@ STEPS: dict[Phase, Step] = {
     ),
     # §3.7 "Who was it?!": nobody moves; only its 4 seconds end it.
     Phase.SQUABBLE: Step(
-        _nobody,
+        nobody,
         _SEER,
         timer=lambda state: tables.SQUABBLE_SECONDS,
         on_timeout=lambda t: t.start_vote(),
@@ -260,16 +252,12 @@ STEPS: dict[Phase, Step] = {
         frozenset({"vote"}),
         timer=discussion_limit,
         on_timeout=_fill_in,
-        auto_act=_skip_vote,
+        auto_move=_skip_vote,
         advance=lambda t: t.count_vote(),
     ),
     Phase.VOTE_RESULT: Step(_not_done, frozenset({"ok"}), advance=lambda t: t.start_day()),
-    Phase.GAME_OVER: Step(_nobody, public_waiting=False),
+    Phase.GAME_OVER: Step(nobody, public_waiting=False),
 }
-
-
-def step_of(state: GameState) -> Step:
-    return STEPS[state.phase]
 
 
 def waiting_for(state: GameState) -> list[str]:
@@ -279,7 +267,7 @@ def waiting_for(state: GameState) -> list[str]:
 
 def phases_accepting(*moves: str) -> frozenset[Phase]:
     """The steps in which any of ``moves`` may be sent."""
-    return frozenset(phase for phase, step in STEPS.items() if step.moves & set(moves))
+    return accepting(STEPS, *moves)
 
 
 #: Steps where every cat (frogs and exiled too) confirms a scene; Away counts as OK (§9).

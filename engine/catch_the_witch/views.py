@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from ..game import envelope
 from . import queries, tables
 from .domain import (
     EMPTY_PAW,
@@ -130,10 +131,8 @@ def _view(s: GameState, player: str | None, public: dict[str, Any]) -> dict[str,
         phase, deadline = Phase.PLACE_CHOICE, s.place_deadline
     over = s.phase is Phase.GAME_OVER
     result = {key: value for key, value in public.items() if key not in ("all_waiting", "reveal")}
-    result["you"] = player
-    result["step"] = seat_step(s, player)
-    result["phase"] = phase.value
-    result["deadline"] = deadline
+    result.update(envelope(s.game, phase.value, seat_step(s, player), player, deadline,
+                           public["outcome"]))  # fmt: skip
     result["players"] = [
         entry if (role := _known_role(s, cat, me, over)) is None else {**entry, "role": role.value}
         for entry, cat in zip(public["players"], s.players, strict=True)

@@ -3,11 +3,12 @@
 // from its module (js/games.js, docs/client.md). No build step: plain ES modules.
 // Protocol: docs/protocol.md.
 import { KEYS } from "./storage.js"; // first: moves values kept under older keys
-import { h, clear, replaceIfChanged, morph } from "./dom.js";
+import { h, clear } from "./dom.js";
+import { tapSafe, replaceIfChanged, morph } from "./redraw.js";
 import { loadLanguage, chooseLanguage, t, hasString, LANGUAGES, currentLanguage } from "./i18n.js";
 import { Connection } from "./connection.js";
-import { GAMES, DEFAULT_GAME, gameOf, gameByKey } from "./games.js";
-import { lobbyScreen, hostTools, rangeText, seatLinkPanel } from "./lobby.js";
+import { GAMES, DEFAULT_GAME, gameOf, gameByKey, addHostedGames } from "./games.js";
+import { lobbyScreen, hostTools, seatLinkPanel } from "./lobby.js";
 import * as strip from "./strip.js";
 import { setClock, everyTick } from "./clock.js";
 import { keepScreenOn } from "./awake.js";
@@ -80,6 +81,8 @@ async function main() {
   const configLoaded = fetch("config.json").then((r) => r.json()).catch(() => ({}));
   await loadLanguage();
   const config = await configLoaded;
+  // A game the server hosts that this page does not ship: its module, then its strings too.
+  await addHostedGames(config.games);
   setClock(config);
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
   connection = new Connection(url, {
@@ -115,9 +118,7 @@ async function main() {
 function onMessage(message) {
   if (message.type === "view") {
     const before = app.view;
-    // A game's view may not name its player (Burn the Witch's: `me.name`); the shell's
-    // host tools and the games read `you`.
-    app.view = message.view.you || !app.seat ? message.view : { ...message.view, you: app.seat.name };
+    app.view = message.view;
     app.seq = message.seq;
     // The game may answer a view with a frame of its own (Catch the Witch: a cover frame).
     const game = app.view.phase !== "lobby" ? gameOf(app.view) : null;
@@ -214,42 +215,11 @@ function watchTaps() {
   };
   document.addEventListener("click", remember, true);
   document.addEventListener("change", remember, true);
-  // No redraw between a finger going down and its click: replacing the pressed button in
-  // between would swallow the tap (so the Chief's first tap was lost).
-  document.addEventListener("pointerdown", () => { pointer.down = true; pointer.since = Date.now(); }, true);
-  const up = (clickComing) => () => {
-    Object.assign(pointer, { down: false, clickDue: clickComing ? Date.now() + TAP_SETTLE_MS : 0 });
-    setTimeout(flushRender, clickComing ? TAP_SETTLE_MS : 0);
-  };
-  document.addEventListener("pointerup", up(true), true);
-  document.addEventListener("pointercancel", up(false), true);
-  document.addEventListener("click", () => { pointer.clickDue = 0; setTimeout(flushRender, 0); }); // after the tap's own handler
 }
 
-// A view that arrives while a finger is on the screen is drawn once the tap has landed.
-const TAP_SETTLE_MS = 350;  // a touch's click follows its pointerup by up to ~300 ms
-const HOLD_MAX_MS = 5000;   // a finger down longer: its pointerup was lost; draw anyway
-const pointer = { down: false, since: 0, clickDue: 0 }; // clickDue: a lifted finger's click may still come until then
-let renderWaiting = false;
-
-function renderSoon() {
-  if (tapUnderway()) {
-    renderWaiting = true;
-    setTimeout(flushRender, HOLD_MAX_MS);
-    return;
-  }
-  render();
-}
-
-function tapUnderway() {
-  return (pointer.down && Date.now() - pointer.since < HOLD_MAX_MS) || Date.now() < pointer.clickDue;
-}
-
-function flushRender() {
-  if (!renderWaiting || tapUnderway()) return; // the tap's click (or its timer) flushes it
-  renderWaiting = false;
-  render();
-}
+// A view that arrives while a finger is on the screen is drawn once the tap has landed:
+// replacing the pressed button in between would swallow the tap (js/redraw.js).
+const renderSoon = tapSafe(() => render());
 
 // -- between games --------------------------------------------------------------------------
 // A game that has just ended returns the room to the lobby with `last_result`: this phone
@@ -461,7 +431,8 @@ function takingScreen() {
   return h("section", {}, h("h1", {}, t("title")), h("p", { class: "muted" }, t("taking_seat")));
 }
 
-// The game (preselected: with one game there is nothing to tap), then its settings.
+// The game (preselected: with one game there is nothing to tap), then its settings. How many
+// it seats is the server's to say: the lobby shows it (the view's `player_range`).
 function createForm(onCreate) {
   const draft = (app.draft.create ||= { game: DEFAULT_GAME, settings: gameByKey(DEFAULT_GAME).defaultSettings() });
   const game = gameByKey(draft.game);
@@ -469,7 +440,7 @@ function createForm(onCreate) {
   const choices = h("fieldset", { class: "games", role: "radiogroup" }, h("legend", {}, t("game")),
     ...GAMES.map((g) => h("label", { class: "game" },
       h("input", { type: "radio", name: "game", value: g.key, checked: g.key === game.key, onchange: () => pick(g.key) }),
-      ` ${g.icon} ${t(g.nameKey)}`, h("span", { class: "range" }, rangeText(g)))));
+      ` ${g.icon} ${t(g.nameKey)}`)));
   return h("div", {}, choices,
     // Redrawn at once: each field then starts from the settings with the last change in.
     ...game.createFields(draft.settings, (changed) => { draft.settings = changed; render(); }),

@@ -1,4 +1,6 @@
-// Strings live in one JSON file per language (frontend/i18n/<code>.json, same keys).
+// Strings live in one JSON file per language: the shell's (frontend/i18n/<code>.json) and
+// each game's own (its folder's i18n/<code>.json, added by the registry, js/games.js), read
+// together as one table (every language has the same keys: tests/e2e/test_frontend_strings.py).
 import { KEYS } from "./storage.js";
 
 export const LANGUAGES = { en: "English", "zh-Hant": "繁體中文", uk: "Українська", th: "ไทย" };
@@ -20,17 +22,36 @@ export function detectLanguage() {
   return "en";
 }
 
+// Where a language's strings are: code → the address of one JSON file, the shell's first.
+// Relative to this module, not the page: deployed, the assets live under v/<version>/.
+const sources = [(code) => new URL(`../i18n/${code}.json`, import.meta.url)];
+
+// More strings for every language, read with the shell's (a game's own: js/games.js) from
+// the next loadLanguage on.
+export function addStrings(source) {
+  sources.push(source);
+  fallback = {}; // English again too, with them
+}
+
+// Every source's file of the language at once (on a slow network each round trip is the
+// first view later), merged.
 async function fetchStrings(code) {
-  // Relative to this module, not the page: deployed, the assets live under v/<version>/.
-  const response = await fetch(new URL(`../i18n/${code}.json`, import.meta.url));
-  if (!response.ok) throw new Error(`no strings for ${code}`);
-  return response.json();
+  const parts = await Promise.all(sources.map(async (source) => {
+    const response = await fetch(source(code));
+    if (!response.ok) throw new Error(`no strings for ${code}`);
+    return response.json();
+  }));
+  return Object.assign({}, ...parts);
 }
 
 export async function loadLanguage(code = detectLanguage()) {
-  if (!Object.keys(fallback).length) fallback = await fetchStrings("en");
+  // English (the fallback of a missing string) and the language, fetched together.
+  const english = Object.keys(fallback).length ? null : fetchStrings("en");
+  const wanted = code === "en" ? null : fetchStrings(code);
+  if (wanted) wanted.catch(() => {}); // its failure is met below (not unhandled meanwhile)
+  if (english) fallback = await english;
   try {
-    strings = code === "en" ? fallback : await fetchStrings(code);
+    strings = wanted ? await wanted : fallback;
     language = code;
     localStorage.setItem(STORAGE, language);
   } catch {

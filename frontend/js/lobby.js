@@ -46,7 +46,7 @@ export function lobbyScreen(v, game, ctx) {
   // with a small QR, the seats as a list, and the host's Start stuck to the bottom.
   return h("section", { class: "lobby" },
     h("h1", {}, t("lobby", { code: shown })),
-    h("p", { class: "game-name" }, `${game.icon} ${t(game.nameKey)} · ${rangeText(game)}`),
+    h("p", { class: "game-name" }, `${game.icon} ${t(game.nameKey)} · ${rangeText(v.player_range)}`),
     host ? gameChoice(v, game, ctx) : null,
     lastResultLine(v, game, ctx),
     h("div", { class: "panel share" },
@@ -70,31 +70,32 @@ export function lobbyScreen(v, game, ctx) {
   );
 }
 
-// The game module's words for its seats: "Cats at the table (5/12)" in Catch the Witch,
-// "Players at the table (5/10)" in Burn the Witch.
+// The game module's words for its seats ("Cats at the table (5/12)"), the most from the
+// lobby view's `player_range` (the server's: no copy of a game's tables here).
 function seatsHeading(v, game) {
-  return t(game.seatsKey, { n: v.seats.length, max: game.players.max });
+  return t(game.seatsKey, { n: v.seats.length, max: v.player_range.max });
 }
 
-// "5–10 players": the seats a game needs.
-export function rangeText(game) {
-  return t("players_range", game.players);
+// "5–10 players": the seats a game needs (`player_range`, {min, max}, of the lobby view).
+function rangeText(range) {
+  return t("players_range", range);
 }
 
 // The host switches the room's game (docs/protocol.md: `settings` with `game`): the new
-// game's defaults, and the last game's result is forgotten.
+// game's defaults, and the last game's result is forgotten. The lobby view gives the seats
+// of the room's game only: the line above says them, the game's button does not.
 function gameChoice(v, game, ctx) {
   return h("div", { class: "row game-choice", role: "group", "aria-label": t("game") },
     ...GAMES.map((g) => h("button", { class: g.key === game.key ? "" : "secondary", "aria-pressed": String(g.key === game.key),
       onclick: () => { if (g.key !== game.key) ctx.send("settings", { game: g.key, settings: {} }); } },
-    `${g.icon} ${t(g.nameKey)}`, h("span", { class: "range" }, rangeText(g)))));
+    `${g.icon} ${t(g.nameKey)}`)));
 }
 
-// "Last game: the witches won", with a button to see its result screen again. A game words
-// its own winner (`resultText`); else the view's `outcome.winner` (Catch the Witch).
+// "Last game: the witches won", with a button to see its result screen again: the game
+// words its own winner (`resultText`).
 function lastResultLine(v, game, ctx) {
   const last = v.last_result;
-  const text = !last ? null : game.resultText ? game.resultText(last) : last.outcome ? t(`winner_${last.outcome.winner}`) : null;
+  const text = last && game.resultText ? game.resultText(last) : null;
   if (!text) return null;
   return h("div", { class: "panel last-result" },
     h("p", {}, t("last_game", { result: text })),

@@ -57,3 +57,14 @@ export function settingsShown(v) {
   if (queued) return queued.settings;
   return inFlight ? inFlight.settings : v.settings;
 }
+
+// The choices a game offers for a setting, less any outside the bounds the lobby view gives
+// (`setting_bounds[name]`: the server's `minimum`, `maximum`, `enum`, and `optional` for
+// null); without bounds (the create form: no room yet) every one.
+export function withinBounds(choices, bounds) {
+  if (!bounds) return choices;
+  const fits = (choice) => (choice === null ? Boolean(bounds.optional)
+    : (!bounds.enum || bounds.enum.includes(choice))
+      && !(choice < bounds.minimum) && !(choice > bounds.maximum));
+  return choices.filter(fits);
+}

@@ -5,19 +5,19 @@
 // the end is the game's own end screen, with its whole story), with nothing that needs a
 // seat: no countdown, no "waiting for… ↻", no hold bar. Under the step's position, what
 // happened since the step before, a sentence per public fact in the viewer's language
-// (each game's `newsSince`; the roles, its `revealedRoles`). The file holds what the game's end screen reveals, nothing
+// (each game's `newsSince`). The file holds what the game's end screen reveals, nothing
 // more (no move, ballot or ritual card). Roles stay hidden until the last step unless
-// "Show roles" is on; then they are shown on every step from the first, taken from the
-// end's view: each cat's role (Catch the Witch), each player's faction and every
-// villager's identity (Burn the Witch).
+// "Show roles" is on; then they are shown on every step from the first, as the game words
+// them from the end's view (its `revealedRoles`).
 // The file comes from the phone's game tab ("Watch the replay" opens this page in a new
 // tab, so the game's tab keeps its seat, and leaves the file in localStorage when it has
 // come) or from a file the player opens here. A file this page cannot read is said so in
 // words, forgotten (a reload does not meet it again) and the file picker offered again.
-import { h, clear, replaceIfChanged } from "./dom.js";
+import { h, clear } from "./dom.js";
+import { replaceIfChanged } from "./redraw.js";
 import { KEYS } from "./storage.js";
 import { loadLanguage, t } from "./i18n.js";
-import { GAMES } from "./games.js";
+import { GAMES, addHostedGames } from "./games.js";
 import * as strip from "./strip.js";
 
 // What a phone downloads says what it is (functions/room_service/domain/journal.py).
@@ -41,7 +41,10 @@ const ctx = {
 };
 
 async function main() {
+  const configLoaded = fetch("config.json").then((r) => r.json()).catch(() => ({}));
   await loadLanguage();
+  // A game the server hosts that this page does not ship (a test's stack): its module too.
+  await addHostedGames((await configLoaded).games);
   document.title = t("replay_title");
   const kept = localStorage.getItem(KEYS.watchReplay);
   if (kept) open(kept);

@@ -75,36 +75,6 @@ export function connectionItem(state) {
     h("span", { class: open ? "visually-hidden" : "conn-banner" }, words));
 }
 
-// A cat's forms, each with its icon (its word: `form_<form>`), and the marks a chip shows,
-// in order: [icon, the word that names it (null: the form's, already in the chip's name),
-// shown(cat)]. `lead` (the Chief) is marked only on a cat in human form.
-export const FORM_ICONS = { human: "🐈", frog: "🐸", exiled: "🚪" };
-const CAT_MARKS = [
-  ["👑", "strip_chief", (cat) => cat.lead && cat.state === "human"],
-  [FORM_ICONS.frog, null, (cat) => cat.state === "frog"],
-  [FORM_ICONS.exiled, null, (cat) => cat.state === "exiled"],
-  ["💤", "away", (cat) => cat.away],
-  ["📵", "offline", (cat) => cat.offline],
-];
-
-// One chip per cat: {name, state: "human" | "frog" | "exiled", away, offline, lead, you}.
-export function catChips(cats) {
-  return cats.map((cat) => chip({ name: cat.name, state: cat.state, offline: cat.offline, you: cat.you,
-    words: [t("form_" + cat.state)],
-    marks: CAT_MARKS.map(([icon, word, shown]) => [shown(cat), icon, word && t(word)]) }));
-}
-
-// How many cats are in each form, under "The cats": "🐈6 🐸3 🚪3" (a form no cat is in is
-// left out). What the chips say, in one short item of the row, when they are folded away.
-export function formsItem(cats) {
-  const counts = Object.entries(FORM_ICONS).map(([form, icon]) => [form, icon, cats.filter((cat) => cat.state === form).length])
-    .filter(([form, , n]) => form === "human" || n);
-  return h("span", { class: "fact stacked forms", role: "img",
-    "aria-label": `${t("strip_cats")}: ${counts.map(([form, , n]) => `${t("form_" + form)} ${n}`).join(", ")}` },
-  h("span", { class: "label", "aria-hidden": "true" }, t("strip_cats")),
-  h("span", { class: "value", "aria-hidden": "true" }, counts.map(([, icon, n]) => `${icon}${n}`).join(" ")));
-}
-
 // A chip for a game's own marks: {name, marks: [[shown, icon, word]], offline, you, words,
 // state}: the icons of the marks shown, and the name and words as its accessible name.
 export function chip({ name, marks, offline = false, you = false, words = [], state = "" }) {
@@ -115,19 +85,19 @@ export function chip({ name, marks, offline = false, you = false, words = [], st
     h("span", { class: "cat-name", "aria-hidden": "true" }, name));
 }
 
+// The marks the shell knows of any game's players: Away and offline (a game's own forms and
+// leaders are its own: it names them with `chip` and lists them in `stripKey`).
+const SEAT_MARKS = [["💤", "away", (seat) => seat.away], ["📵", "offline", (seat) => seat.offline]];
+
 // What the shell draws for a game that does not choose its own strip: a chip per seat with
-// its offline mark (the shell knows connections, not a game's forms or leaders).
+// its Away and offline marks.
 export function genericCats(v) {
   const connected = v.connected || {};
-  return catChips((v.players || []).map((p) => ({
-    name: p.name, state: "human", away: Boolean(p.away), offline: connected[p.name] === false, you: p.name === v.you,
-  })));
-}
-
-// Catch the Witch's chip marks with their words, for the strip's key.
-function catMarkWords() {
-  return [...Object.entries(FORM_ICONS).map(([form, icon]) => [icon, t("form_" + form)]),
-    ...CAT_MARKS.filter(([, word]) => word).map(([icon, word]) => [icon, t(word)])];
+  return (v.players || []).map((p) => {
+    const seat = { away: Boolean(p.away), offline: connected[p.name] === false };
+    return chip({ name: p.name, offline: seat.offline, you: p.name === v.you,
+      marks: SEAT_MARKS.map(([icon, word, shown]) => [shown(seat), icon, t(word)]) });
+  });
 }
 
 // -- the strip's key ---------------------------------------------------------------------------
@@ -157,9 +127,8 @@ export function keyToggles(items) {
 }
 
 // The key, under the chips: a game's own lines (what its trackers mean), then the marks a
-// chip may carry, each with its word ([icon, word]: Catch the Witch's forms and marks unless
-// the game names its own).
-export function stripKey(lines, marks = catMarkWords()) {
+// chip may carry, each with its word ([icon, word]; none given: the shell's Away and offline).
+export function stripKey(lines, marks = SEAT_MARKS.map(([icon, word]) => [icon, t(word)])) {
   return h("div", { class: "strip-key", id: KEY_ID },
     ...lines.filter(Boolean).map((line) => h("p", {}, line)),
     h("p", {}, `⏱ ${t("strip_key_countdown")} · ● ${t("connected")}`),

@@ -2,13 +2,14 @@
 // propped up), opened from the host's lobby (the key is the host's; it rides in
 // the fragment, which no request sends, and goes to the server in the `watch` frame only).
 // It takes no seat: it sends `watch` and shows the room's public view in large type,
-// read-only: the lobby's seats, then each step with its countdown, the duck's announcement,
-// proposals and votes as they are revealed, the strip (cats, seals, curse), and the result.
-// It narrates each step (js/narration.js); the sound can be muted.
+// read-only: the lobby's seats, then each step with its countdown as the game draws it for
+// the table (its `tableScreen`, else the spectator screen), the game's strip, and the
+// result. It narrates each step (js/narration.js, the game's `narration`); the sound can be
+// muted.
 import { h, clear } from "./dom.js";
 import { t, loadLanguage, currentLanguage, LANGUAGES } from "./i18n.js";
 import { Connection } from "./connection.js";
-import { gameOf } from "./games.js";
+import { gameOf, addHostedGames } from "./games.js";
 import * as strip from "./strip.js";
 import { setClock, everyTick } from "./clock.js";
 import { narrate, isMuted, setMuted } from "./narration.js";
@@ -70,6 +71,8 @@ async function main() {
   if (!room) { render(); return; }
   if (!key) { stop("table_key_missing"); return; } // a link from before keys, or typed by hand
   const config = await fetch("config.json").then((r) => r.json()).catch(() => ({}));
+  // A game the server hosts that this page does not ship: its module, then its strings too.
+  await addHostedGames(config.games);
   setClock(config);
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
   connection = new Connection(url, {
@@ -133,14 +136,11 @@ function speakStep(v) {
   narrate(line, currentLanguage());
 }
 
+// The game words its own steps (its `narration`); one that does not: a plain "next step".
 function narrationLine(v) {
   if (v.phase === "lobby") return v.last_result ? t("narrate_game_over") : t("narrate_lobby");
-  if (v.game !== "catch_the_witch") return t("narrate_step");
-  if (v.phase === "morning") {
-    const wanted = ((v.today && v.today.required) || []).map((i) => t("ingredient_" + i)).join(", ");
-    return t("narrate_morning", { n: v.day, ingredients: wanted });
-  }
-  return t("narrate_" + v.phase);
+  const game = gameOf(v);
+  return (game && game.narration && game.narration(v)) || t("narrate_step");
 }
 
 function renderStatus() {

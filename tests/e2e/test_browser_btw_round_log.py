@@ -9,7 +9,6 @@ way. The phone's socket is answered by the test, as in test_browser_story.py."""
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -18,10 +17,10 @@ from engine.burn_the_witch import view
 from tests.e2e.test_browser_shell import ASKS_FOR_THE_VIEW, PROD
 from tests.engine.burn_the_witch import support
 from tests.engine.burn_the_witch.support import burn_by_round, move, started, villager_of
+from tests.support.strings import strings
 from tests.support.ui_table import CONTRAST_JS, LOCALES
 
-I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
-STRINGS = {code: json.loads((I18N / f"{code}.json").read_text()) for code in LOCALES}
+STRINGS = {code: strings(code) for code in LOCALES}
 N = support.N
 
 

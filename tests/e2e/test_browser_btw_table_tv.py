@@ -7,7 +7,6 @@ villagers are shown, with the step and the newest log line, and no seat's words 
 The views are the engine's table views of bot games (tests/engine/burn_the_witch/
 support.py), sent to a table screen by the test (test_browser_table_layout.TableScreen)."""
 
-import json
 from pathlib import Path
 
 import pytest
@@ -16,11 +15,11 @@ from engine.burn_the_witch import new_game, start
 from engine.burn_the_witch.state import Settings
 from tests.e2e.test_browser_table_layout import TableScreen
 from tests.engine.burn_the_witch.support import GAME, T0, play_with_bots
+from tests.support.strings import strings
 from tests.support.ui_table import ARTIFACTS, LOCALES
 
-I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
-STRINGS = {code: json.loads((I18N / f"{code}.json").read_text()) for code in LOCALES}
+STRINGS = {code: strings(code) for code in LOCALES}
 #: The screens and the least font size each must keep, read from across a room.
 SIZES = {"1280x720": ({"width": 1280, "height": 720}, 24), "1920x1080": ({"width": 1920, "height": 1080}, 32)}  # fmt: skip
 TABLES = {

@@ -6,7 +6,6 @@ brings them, the end with the story), the house behind press-and-hold, one reloa
 (same seat, same screen), and a contrast and label audit of every screen seen.
 Screenshots go to build/test-artifacts/btw-*.png."""
 
-import json
 import random
 import re
 import time
@@ -16,7 +15,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.btw_ui_table import NAMES, SCREEN_JS, Table, choose, open_room
-from tests.support.local_stack_process import BROWSER_TIME_SCALE, ROOT, LocalStackProcess
+from tests.support.local_stack_process import BROWSER_TIME_SCALE, LocalStackProcess
+from tests.support.strings import strings
 from tests.support.ui_table import ARTIFACTS, CONTRAST_JS
 
 
@@ -114,10 +114,7 @@ def test_five_phones_play_a_whole_game_of_burn_the_witch_through_taps(stack, pho
 #: The phones of the timers test, each in its own language (Ann and Bo in English: the
 #: lobby's checks in open_room read English).
 LANGUAGE_OF = {"Ann": "en", "Bo": "en", "Cy": "zh-Hant", "Di": "uk", "Eve": "th"}
-STRINGS = {
-    code: json.loads((ROOT / "frontend" / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
-    for code in set(LANGUAGE_OF.values())
-}
+STRINGS = {code: strings(code) for code in set(LANGUAGE_OF.values())}
 
 
 def say(name: str, key: str, **params: object) -> str:

@@ -15,7 +15,6 @@ Screenshots: docs/screens/table-ctw-<size>-<language>.png (the approval result, 
 cats) and build/test-artifacts/ctw-tv-*.png."""
 
 import functools
-import json
 import re
 import time
 from pathlib import Path
@@ -29,6 +28,7 @@ from engine.catch_the_witch.views import view
 from tests.e2e.test_browser_btw_table_tv import MEASURE_JS, SIZES
 from tests.e2e.test_browser_end_screen import finished_views
 from tests.e2e.test_browser_table_layout import TableScreen
+from tests.support.strings import strings as phone_strings
 from tests.support.ui_table import ARTIFACTS, LOCALES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,7 +133,7 @@ def _serve_the_client(context) -> SimpleNamespace:
 
 @functools.cache
 def _texts(language: str) -> dict[str, str]:
-    return json.loads((FRONTEND / "i18n" / f"{language}.json").read_text())
+    return phone_strings(language)
 
 
 def _plain(text: str) -> str:

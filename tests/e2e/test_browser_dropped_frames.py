@@ -5,16 +5,12 @@ drops them. The host's "Start the game" is the move: the bots in the lobby send 
 but pings, so the throttled frames are surely the host's, and a started game is plain to
 see. Screenshots go to build/test-artifacts/."""
 
-import json
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
 from tests.support.local_stack_process import BOTS_SEATED_MS, BROWSER_TIME_SCALE, LocalStackProcess
+from tests.support.strings import strings
 from tests.support.ui_table import ARTIFACTS, LOCALES
-
-I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
 
 
 @pytest.fixture
@@ -28,7 +24,7 @@ def stack():
 
 
 def _strings(language: str) -> dict[str, str]:
-    return json.loads((I18N / f"{language}.json").read_text())
+    return strings(language)
 
 
 def _host_a_lobby_of_bots(page, stack, t: dict[str, str]) -> None:

@@ -43,7 +43,7 @@ def finished_views(state) -> dict:
              "you": names[0], "seats": [{"name": n, "connected": True} for n in names],
              "settings": {"discussion_limit": 120, "roles": None, "reveal_role_on_exile": False},
              "default_roles": None, "start_problem": None, "auto_away": True,
-             "last_result": result}  # fmt: skip
+             "player_range": {"min": 4, "max": 12}, "last_result": result}  # fmt: skip
     return {"last": last, "lobby": lobby, "result": result}
 
 

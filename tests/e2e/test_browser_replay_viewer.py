@@ -77,7 +77,7 @@ def test_every_step_of_a_finished_game_is_shown_in_order(stack, phones, files, g
     assert page.locator("#replay-next").is_disabled()
     # The last step is the result, every role revealed, as on the phones.
     last = file["steps"][-1]["view"]
-    outcome = last.get("outcome") or last.get("result")
+    outcome = last["outcome"]
     winner = ("btw_" if game == "burn_the_witch" else "") + f"winner_{outcome['winner']}"
     assert say[winner] in page.locator("main").inner_text()
 
@@ -225,8 +225,8 @@ def _expected_news(game: str, previous: dict | None, view: dict, say: dict) -> l
         before = len(previous["history"]) if previous else 0
         burned = [e for e in view["history"][before:] if e["kind"] == "burn"]
         words = [say[f"btw_name_{e['villager'].lower()}"] for e in burned]
-        if view.get("result"):
-            words.append(say[f"btw_winner_{view['result']['winner']}"])
+        if view.get("outcome"):
+            words.append(say[f"btw_winner_{view['outcome']['winner']}"])
         return words
     today, phase = view.get("today") or {}, view["phase"]
     if phase == "morning":
@@ -258,7 +258,7 @@ def _roles_problems(game: str, view: dict, last: dict, roles: list[str], say: di
     if game == "catch_the_witch":
         wanted = [f"{p['name']} {say['role_' + p['role']]}" for p in last["players"]]
         return [f"role {line!r} not shown" for line in wanted if line not in roles]
-    result, problems = last["result"], []
+    result, problems = last["outcome"], []
     if len(roles) != len(view["houses"]):
         problems.append(f"{len(roles)} players' factions for {len(view['houses'])} houses")
     for house, line in zip(view["houses"], roles, strict=False):

@@ -123,9 +123,9 @@ def test_no_crown_on_a_frog_or_an_exiled_chief(stack, phones):
     page = phones()
     page.goto(stack.http_url + "/")
     marks = page.evaluate("""async () => {
-      const strip = await import("./js/strip.js");
+      const { catChips } = await import("./js/games/catch_the_witch/chips.js");
       return ["human", "frog", "exiled"].map((state) =>
-        strip.catChips([{ name: "Bo", state, lead: true }])[0].textContent);
+        catChips([{ name: "Bo", state, lead: true }])[0].textContent);
     }""")
     assert ["👑" in m for m in marks] == [True, False, False], marks
 
@@ -270,7 +270,7 @@ def _lobby(seats: list[str], last_result: dict | None) -> dict:
             "you": "Zoe", "seats": [{"name": n, "connected": True} for n in seats],
             "settings": {"discussion_limit": 120, "roles": None, "reveal_role_on_exile": False},
             "default_roles": None, "start_problem": None, "auto_away": True,
-            "last_result": last_result}  # fmt: skip
+            "player_range": {"min": 4, "max": 12}, "last_result": last_result}  # fmt: skip
 
 
 def test_after_a_game_to_the_lobby_a_latecomer_joins_and_the_host_plays_again(stack, phones):

@@ -6,15 +6,13 @@ build/test-artifacts/."""
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.support.local_stack_process import BOTS_SEATED_MS
+from tests.support.strings import strings as all_strings
 from tests.support.ui_table import ARTIFACTS, CONTRAST_JS, LOCALES
-
-I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
 
 
 @pytest.fixture
@@ -100,7 +98,7 @@ def test_the_language_follows_the_browser_is_switchable_and_remembered(stack, ph
 
 
 def _strings(language: str):
-    strings = json.loads((I18N / f"{language}.json").read_text())
+    strings = all_strings(language)
 
     def text(key: str, **params) -> str:
         return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), strings[key])

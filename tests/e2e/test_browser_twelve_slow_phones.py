@@ -30,7 +30,6 @@ from playwright.sync_api import expect
 
 from engine.games import game_of
 from engine.rng import Rng
-from local_stack.bot_client import SAME_CHOICE
 from tests.support.local_stack_process import BROWSER_TIME_SCALE, LocalStackProcess
 from tests.support.ui_table import LOCALES, PHONE, UiTable
 
@@ -112,7 +111,7 @@ class PageBot:
         action = game.bot_move(view, self.rng)
         if action is None:
             return None
-        kind = SAME_CHOICE.get(action["type"], action["type"])
+        kind = game.same_choice_moves.get(action["type"], action["type"])
         if self.last_move == (view["step"], kind):
             return None  # a view from before its last move landed: that move is on its way
         self.last_move = (view["step"], kind)

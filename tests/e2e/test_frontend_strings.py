@@ -1,5 +1,7 @@
-"""The phone client's strings: one file per language with the same keys and placeholders,
-every key the code uses exists, and game terms follow the rulebook translations."""
+"""The phone client's strings: the shell's and each game's own (frontend/js/i18n.js reads
+them as one table), one file per language with the same keys and placeholders, no key in
+two places, each where the code that uses it is, every key the code uses there, and game
+terms following the rulebook translations."""
 
 import json
 import re
@@ -7,21 +9,45 @@ from pathlib import Path
 
 import pytest
 
-FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
-LANGUAGES = ["en", "zh-Hant", "uk", "th"]
+from tests.support.strings import FRONTEND, LANGUAGES, strings
+
+GAMES = FRONTEND / "js" / "games"
+#: The folders of strings: the shell's, then each game's.
+FOLDERS = [FRONTEND / "i18n", *sorted(path.parent for path in GAMES.glob("*/i18n/en.json"))]
+#: ``t("key")``; ``t("role_" + role)`` and ``t(`role_${role}`)``: the family ``role_``.
+USES = re.compile(r"""\bt\(\s*["'`]([a-z_]+)(?:["']\s*\+|\$\{)?""")
 
 
-def strings(code: str) -> dict[str, str]:
-    return json.loads((FRONTEND / "i18n" / f"{code}.json").read_text())
+def folder_strings(folder: Path, code: str) -> dict[str, str]:
+    return json.loads((folder / f"{code}.json").read_text(encoding="utf-8"))
 
 
 def placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
+def keys_used(paths) -> set[str]:
+    """The keys (and families, ending in "_") the modules at ``paths`` word with ``t``."""
+    return {key for path in paths for key in USES.findall(path.read_text(encoding="utf-8"))}
+
+
+def shell_modules() -> list[Path]:
+    return sorted((FRONTEND / "js").glob("*.js"))
+
+
+def covered(used: set[str], keys: set[str]) -> list[str]:
+    """The keys and families of ``used`` that ``keys`` lacks."""
+    return sorted(
+        key
+        for key in used
+        if not (any(k.startswith(key) for k in keys) if key.endswith("_") else key in keys)
+    )
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda folder: folder.parent.name)
 @pytest.mark.parametrize("code", LANGUAGES[1:])
-def test_every_language_has_every_key_with_the_same_placeholders(code):
-    english, other = strings("en"), strings(code)
+def test_every_language_has_every_key_with_the_same_placeholders(folder, code):
+    english, other = folder_strings(folder, "en"), folder_strings(folder, code)
     assert sorted(set(english) - set(other)) == [], "missing keys"
     assert sorted(set(other) - set(english)) == [], "keys English does not have"
     for key, text in english.items():
@@ -29,15 +55,50 @@ def test_every_language_has_every_key_with_the_same_placeholders(code):
         assert other[key].strip(), key
 
 
+def test_no_key_is_in_two_files_of_strings():
+    """Merged into one table, a key of two files would be one of them, by load order."""
+    seen: dict[str, Path] = {}
+    twice = []
+    for folder in FOLDERS:
+        for key in folder_strings(folder, "en"):
+            if key in seen:
+                twice.append((key, seen[key].relative_to(FRONTEND), folder.relative_to(FRONTEND)))
+            seen[key] = folder
+    assert twice == []
+
+
 def test_every_key_the_code_uses_exists():
     # the shell (js/*.js) and every game's module (js/games/<game>/*.js)
-    code = "\n".join(path.read_text() for path in (FRONTEND / "js").rglob("*.js"))
-    used = set(re.findall(r"\bt\(\s*\"([a-z_]+)\"", code))
+    used = keys_used((FRONTEND / "js").rglob("*.js"))
     assert used, 'the scan found no t("…") calls'
-    keys = set(strings("en"))
-    prefixes = {key for key in used if key.endswith("_")}  # t("role_" + role): a key family
-    assert sorted(used - prefixes - keys) == []
-    assert all(any(k.startswith(prefix) for k in keys) for prefix in prefixes), prefixes
+    assert covered(used, set(strings("en"))) == []
+
+
+def test_the_shell_words_its_screens_with_its_own_strings():
+    """A game's strings are its own: a shell module wording one would break with it gone."""
+    assert covered(keys_used(shell_modules()), set(folder_strings(FRONTEND / "i18n", "en"))) == []
+
+
+def test_a_string_one_game_alone_uses_is_in_its_folder():
+    """The shell's file holds what the shell words and what two games share: a key that
+    only one game's modules name (quoted, or as a family: ``t("role_" + role)``) goes in
+    that game's folder. Any quoted mention elsewhere counts as a use (so the check errs
+    on the side of the shell)."""
+    modules = {path: path.read_text(encoding="utf-8") for path in (FRONTEND / "js").rglob("*.js")}
+
+    def users(key: str) -> set[str]:
+        quoted = re.compile(rf"""["'`]{re.escape(key)}["'`]""")
+        return {
+            path.parent.name if path.parent.parent == GAMES else "the shell"
+            for path, text in modules.items()
+            if quoted.search(text)
+            or any(key.startswith(f) for f in USES.findall(text) if f.endswith("_"))
+            or key.startswith("error_")  # the shell words every refusal: `error_${code}`
+        }
+
+    one_game = {key: found for key in folder_strings(FRONTEND / "i18n", "en")
+                if len(found := users(key)) == 1 and "the shell" not in found}  # fmt: skip
+    assert one_game == {}
 
 
 def test_the_language_menu_lists_exactly_the_string_files():
@@ -46,7 +107,8 @@ def test_the_language_menu_lists_exactly_the_string_files():
         r'"?([\w-]+)"?: "[^"]+"', menu.split("LANGUAGES = {", 1)[1].split("}", 1)[0]
     )
     assert sorted(listed) == sorted(LANGUAGES)
-    assert sorted(p.stem for p in (FRONTEND / "i18n").glob("*.json")) == sorted(LANGUAGES)
+    for folder in FOLDERS:
+        assert sorted(p.stem for p in folder.glob("*.json")) == sorted(LANGUAGES), folder
 
 
 @pytest.mark.parametrize(
@@ -64,7 +126,7 @@ def test_game_terms_follow_the_rulebook_translations(code, key, term):
 
 
 def _rules(code: str) -> str:
-    return (FRONTEND / "rules" / f"{code}.html").read_text()
+    return (GAMES / "catch_the_witch" / "rules" / f"{code}.html").read_text()
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
@@ -84,7 +146,7 @@ def test_a_rules_page_in_each_language_with_the_same_sections_and_terms(code):
     for term in terms:
         assert term.lower() in words, term
     # rules.html (its script) fetches one fragment per language (in the game's folder).
-    assert (FRONTEND / "js" / "rules.js").read_text().count("/${code}.html") == 1
+    assert (FRONTEND / "js" / "games.js").read_text().count("/rules/${language}.html") == 1
 
 
 #: RULES §8: a skip does not compete, so it protects no one (one vote exiles a cat if the

@@ -1,9 +1,8 @@
 """A rules page for each game in each language (no browser: the
-HTML is parsed). rules.html loads ``rules/<lang>.html`` for Catch the Witch and
-``rules/burn_the_witch/<lang>.html`` for Burn the Witch (``?game=``; an unknown game:
-Catch the Witch). Each language's Burn the Witch page has the same sections as the English
-one, the setup numbers of the game's one table, and the Burn the Witch terms of
-../shared/GLOSSARY.md."""
+HTML is parsed). rules.html loads the game's own ``js/games/<game>/rules/<lang>.html``
+(``?game=``; none or an unknown game: the default game). Each language's Burn the Witch
+page has the same sections as the English one, the setup numbers of the game's one table,
+and the Burn the Witch terms of ../shared/GLOSSARY.md."""
 
 import re
 from html.parser import HTMLParser
@@ -18,6 +17,8 @@ from tests.support.error_codes import LANGUAGES
 FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
 #: The rules page's script (rules.html loads it: the site's CSP runs no inline script).
 RULES_PAGE = (FRONTEND / "js" / "rules.js").read_text()
+#: The client's registry of games, which says where a game's rules pages are.
+REGISTRY = (FRONTEND / "js" / "games.js").read_text()
 
 #: GLOSSARY.md's Burn the Witch terms (key: en, zh-Hant, uk, th) that a rules page names.
 #: Copied here because the glossary lives outside the repository (../shared/).
@@ -111,25 +112,25 @@ class Page(HTMLParser):
         return " ".join(" ".join(self.text).split()).casefold()
 
 
-def rules_folders() -> dict[str, str]:
-    """rules.html's game → the folder of its fragments (js/rules.js)."""
-    found = re.search(r"RULES_FOLDERS = \{([^}]*)\}", RULES_PAGE)
-    assert found, "js/rules.js names each game's rules folder"
-    return dict(re.findall(r'(\w+): "([\w/]+)"', found.group(1)))
+def rules_folder(game: str) -> Path:
+    """The folder of a game's rules pages (js/games.js ``rulesPage``)."""
+    found = re.search(r"return `js/games/\$\{game\.key\}/(\w+)/\$\{language\}\.html`", REGISTRY)
+    assert found, "js/games.js says where a game's rules pages are"
+    return FRONTEND / "js" / "games" / game / found.group(1)
 
 
 def page(game: str, language: str) -> Page:
-    return Page((FRONTEND / rules_folders()[game] / f"{language}.html").read_text())
+    return Page((rules_folder(game) / f"{language}.html").read_text())
 
 
-def test_rules_html_has_every_games_rules_and_falls_back_to_catch_the_witch():
-    assert set(rules_folders()) == set(GAMES)
-    assert rules_folders()["catch_the_witch"] == "rules", "where its pages always were"
-    fallback = re.search(r'\? params\.get\("game"\) : "(\w+)"', RULES_PAGE)
-    assert fallback and fallback.group(1) == DEFAULT_GAME, "no game or an unknown one"
-    assert "${RULES_FOLDERS[game]}/${code}.html" in RULES_PAGE
-    assert "&game=${game}" in RULES_PAGE, "the language links keep the game"
+def test_rules_html_shows_the_games_own_page_and_falls_back_to_the_default_game():
+    assert re.search(rf'export const DEFAULT_GAME = "{DEFAULT_GAME}"', REGISTRY)
+    assert 'gameByKey(params.get("game"))' in RULES_PAGE, "none or an unknown one: the default"
+    assert "rulesPage(game, code)" in RULES_PAGE
+    assert "&game=${game.key}" in RULES_PAGE, "the language links keep the game"
     assert 'querySelectorAll("table[data-rows]")' in RULES_PAGE, "shared rows are added"
+    assert "new URL(table.dataset.rows, page)" in RULES_PAGE, "relative to the fragment"
+    assert not (FRONTEND / "rules").exists(), "a game's rules live in its own folder"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -158,9 +159,9 @@ def test_each_burn_the_witch_page_has_the_english_pages_sections(language):
 def test_each_burn_the_witch_page_shows_the_setup_table_of_the_game(language):
     """RULES-burn-the-witch §2: one row per table size, as engine/burn_the_witch/tables.py."""
     rules = page("burn_the_witch", language)
-    assert rules.shared_rows == ["rules/burn_the_witch/setup.html"], "one copy of the numbers"
+    assert rules.shared_rows == ["setup.html"], "one copy of the numbers"
     assert [row for row in rules.rows if row] == [], "the page has only its header row"
-    shared = Page((FRONTEND / rules.shared_rows[0]).read_text())
+    shared = Page((rules_folder("burn_the_witch") / rules.shared_rows[0]).read_text())
     rows = [row for row in shared.rows if row]
     expected = []
     for count in range(tables.MIN_PLAYERS, tables.MAX_PLAYERS + 1):

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from engine.errors import IllegalAction, InvalidAction
+from engine.game import ENVELOPE_KEYS
 from engine.games import GAMES
 from engine.rng import Rng
 from tests.support.coin_game import RESULT_SECONDS, CoinGame
@@ -60,7 +61,7 @@ def test_a_whole_game_of_two_rounds():
 def test_a_timeout_calls_for_whoever_has_not_called_from_the_seeded_rng():
     state, _ = begin(names=("Ann", "Bo"), seed=9)
     state, _ = move(state, "Ann", side="heads")
-    with pytest.raises(IllegalAction, match="not up yet"):
+    with pytest.raises(IllegalAction, match="not run out yet"):
         COIN.time_out(state, T0 + 29)
     after, effects = COIN.time_out(state, T0 + 30)
     again, _ = COIN.time_out(state, T0 + 30)
@@ -128,7 +129,7 @@ def assert_refused(state, cases):
             COIN.apply(state, action, T0 + 1)
     with pytest.raises(IllegalAction, match="rematch"):
         COIN.rematch(state, seed=2)
-    with pytest.raises(IllegalAction, match="not up yet"):
+    with pytest.raises(IllegalAction, match="not run out yet"):
         COIN.time_out(state, COIN.deadline(state) - 1)
     assert state.model_dump_json() == before
 
@@ -139,7 +140,7 @@ def test_illegal_moves_raise_and_change_nothing():
     assert_refused(state, [
         ({"type": "ok", "player": "Ann"}, "no result waiting"),
         ({"type": "call", "side": "heads", "player": "Zed"}, "no player named 'Zed'"),
-        ({"type": "call", "side": "heads"}, "no player named None"),
+        ({"type": "call", "side": "heads"}, "must name its player"),
     ])  # fmt: skip
     state, _ = move(state, "Ann", side="heads")
     state, _ = move(state, "Bo", type="ok")
@@ -149,7 +150,7 @@ def test_illegal_moves_raise_and_change_nothing():
     ])  # fmt: skip
     state, _ = COIN.leave(state, "Ann", T0 + 2)
     assert COIN.is_over(state)
-    with pytest.raises(IllegalAction, match="left"):
+    with pytest.raises(IllegalAction, match="game is over"):  # before "you have left"
         COIN.apply(state, {"type": "ok", "player": "Ann"}, T0 + 3)
 
 
@@ -190,10 +191,15 @@ def test_every_registered_game_keeps_the_interface_promises(game):
     for _ in range(MAX_ACTIONS):
         views = game.views(state)
         assert set(views) == set(names)
-        for name, view in views.items():
+        table = game.table_view(state)
+        for name, view in [*views.items(), (None, table)]:
+            assert view.keys() >= set(ENVELOPE_KEYS) and view["you"] == name
             assert view["game"] == game.key and view["phase"]
-            assert view["step"] == game.seat_step(state, name)
-        json.dumps([views, game.table_view(state)])  # JSON-ready
+            assert view["over"] is game.is_over(state) is game.view_is_over(view)
+            assert (view["outcome"] is None) is not game.is_over(state)
+            if name is not None:
+                assert view["step"] == game.seat_step(state, name)
+        json.dumps([views, table])  # JSON-ready
         assert game.state_model.model_validate_json(state.model_dump_json()) == state
         if game.is_over(state):
             break

@@ -33,7 +33,7 @@ from engine.catch_the_witch import (
     rules,
     view,
 )
-from engine.catch_the_witch.actions import Action, parse_action
+from engine.catch_the_witch.actions import Action, ChooseGuard, SeerLook, parse_action
 from engine.catch_the_witch.autoplay import play_new
 from engine.catch_the_witch.domain import EMPTY_PAW, NIGHTSHADE, Form, Ingredient, Place, Spell
 from tests.support.leaks import scramble
@@ -335,9 +335,9 @@ original_seer_look = rules._Turn.on_seer_look
 
 def test_the_checks_catch_a_planted_side_channel(monkeypatch):
     states = sample_states(6, 3, None, True, monkeypatch)
-    monkeypatch.setattr(rules._Turn, "on_choose_guard", _step_first_choose_guard)
+    monkeypatch.setitem(rules._Turn.handlers, ChooseGuard, _step_first_choose_guard)
     with pytest.raises(AssertionError, match="choose_guard"):
         check_refusals_depend_only_on_the_view(states, True, random.Random(3))
-    monkeypatch.setattr(rules._Turn, "on_seer_look", _seer_look_telling_witches_apart)
+    monkeypatch.setitem(rules._Turn.handlers, SeerLook, _seer_look_telling_witches_apart)
     with pytest.raises(AssertionError, match="seer_look"):
         check_role_actions_refused_alike(states)

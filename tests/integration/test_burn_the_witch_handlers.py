@@ -24,7 +24,7 @@ def test_complete_burn_the_witch_games_through_the_handlers(cloud, count, settin
     assert cloud.last(names[-1])["view"]["phase"] == "witching_hour"
     final = cloud.play(names, seed=count)
     assert final["game"] == "burn_the_witch" and final["phase"] == "over"
-    assert final["result"]["winner"] in ("zealots", "sympathizers")
+    assert final["outcome"]["winner"] in ("zealots", "sympathizers")
     for name in names:
         lobby = cloud.last(name)["view"]
         assert lobby["phase"] == "lobby" and lobby["game"] == "burn_the_witch"

@@ -85,7 +85,14 @@ def test_publish_uploads_the_client_writes_config_invalidates_and_prints_the_url
         "games": list(GAMES),
     }
     assert config["ContentType"].startswith("application/json")
-    for page in ("index.html", "rules.html", "rules/en.html", "table.html", "table", "config.json"):
+    for page in (
+        "index.html",
+        "rules.html",
+        "js/games/catch_the_witch/rules/en.html",
+        "table.html",
+        "table",
+        "config.json",
+    ):
         assert objects[page]["CacheControl"] == NO_CACHE, page
     versioned = {key for key in objects if key.startswith("v/")}
     assert len({key.split("/")[1] for key in versioned}) == 1

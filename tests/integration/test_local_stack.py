@@ -166,7 +166,7 @@ async def _burn_the_witch_with_the_stacks_bots(stack: LocalStackProcess) -> dict
             raise AssertionError("the game stalled:\n" + describe([host])) from None
         # The room goes back to the lobby with the result; the bots await a rematch there.
         await until(lambda: host.view.get("phase") == "lobby", 15, "back to the lobby")
-        return {"result": host.game()["result"], "errors": host.errors, "stats": stack.stats()}
+        return {"result": host.game()["outcome"], "errors": host.errors, "stats": stack.stats()}
     finally:
         await host.close()
 

@@ -1,6 +1,7 @@
 """The room service hosts any registered game: the coin game (tests/support/coin_game.py),
 which the service has never heard of, played from the lobby to the result over the wire
-protocol only (docs/protocol.md), with in-memory ports and a fake clock."""
+protocol only (docs/protocol.md), with in-memory ports and a fake clock; and every game's
+views, the coin game's and the shipped ones', share one envelope (engine/game.py)."""
 
 import ast
 import json
@@ -8,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.game import ENVELOPE_KEYS
 from engine.games import GAMES, register
-from tests.support import coin_game
+from tests.support import coin_game, service_harness
 from tests.support.coin_game import CoinGame
-from tests.support.service_harness import Harness
+from tests.support.service_harness import GAME_ACTIONS, Harness
 
 DEFAULTS = {"rounds": 1, "call_seconds": 30}
 
@@ -166,3 +168,33 @@ def test_the_coin_game_needs_nothing_of_the_service_or_of_catch_the_witch():
     }
     assert not {m for m in modules if m.startswith(("functions", "engine.catch_the_witch"))}
     assert "engine.game" in modules
+
+
+#: Every game the service hosts: the shipped ones and the coin game (the fixture's).
+EVERY_GAME = sorted({*GAMES, CoinGame.key})
+NAMES = ["Ann", "Bo", "Cy", "Di", "Eve", "Fay"]
+
+
+@pytest.mark.parametrize("key", EVERY_GAME)
+def test_every_view_of_every_game_has_the_common_envelope(coin, key, monkeypatch):
+    # The harness frames a shipped game's moves with their step as a phone does; coin's too.
+    monkeypatch.setattr(service_harness, "GAME_ACTIONS", (*GAME_ACTIONS, *CoinGame.move_types))
+    game = GAMES[key]
+    names = NAMES[: game.min_players]
+    h = Harness()
+    h.table(names, game=key)
+    h.watch("table screen")
+    send_ok(h, names[0], "start")
+    result = h.play_with_bots(names, seed=3)
+    for connection in [*names, "table screen"]:
+        seen = [view for view in views_since(h, connection, 0) if view["phase"] != "lobby"]
+        assert seen, connection
+        you = None if connection == "table screen" else connection
+        for view in seen:
+            assert set(ENVELOPE_KEYS) <= view.keys(), (key, ENVELOPE_KEYS - view.keys())
+            assert (view["game"], view["you"]) == (key, you)
+            assert view["over"] is (view["outcome"] is not None)
+        assert not any(view["over"] for view in seen[:-1]), "over is the last step"
+    # The end, as the lobby keeps it: the table's view, with the game's own record.
+    assert result["over"] is True and result["outcome"] and result["you"] is None
+    assert game.view_is_over(result)

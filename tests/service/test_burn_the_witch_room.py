@@ -36,8 +36,8 @@ def _phases(h: Harness, name: str) -> set[str]:
 def _every_identity_revealed(result: dict) -> None:
     villagers = {v["name"] for house in result["houses"]
                  for v in (*house["villagers"], *house["burned"])}  # fmt: skip
-    assert set(result["result"]["identities"]) == villagers
-    assert set(result["result"]["factions"]) == {p["name"] for p in result["players"]}
+    assert set(result["outcome"]["identities"]) == villagers
+    assert set(result["outcome"]["factions"]) == {p["name"] for p in result["players"]}
 
 
 @pytest.mark.parametrize("count", [5, 10])
@@ -48,7 +48,7 @@ def test_bots_play_whole_games_through_the_service_to_the_result_and_the_lobby(c
     moves: list[dict] = []
     result = h.play_with_bots(names, seed=seed, moves=moves)
     assert result["phase"] == "over" and result["game"] == GAME
-    assert result["result"]["winner"] in ("zealots", "sympathizers")
+    assert result["outcome"]["winner"] in ("zealots", "sympathizers")
     _every_identity_revealed(result)
     assert {"accuse", "vote", "execute"} <= {move["action"] for move in moves}
     assert _phases(h, names[-1]) >= EVERY_GAME_PHASES
@@ -70,7 +70,7 @@ def test_the_host_plays_again_after_a_game():
     assert again["phase"] == "witching_hour" and again["step"] > first["step"]
     assert h.view("Bo")["me"]["dealt"], "dealt again"
     second = h.play_with_bots(names, seed=4)
-    assert second["step"] > again["step"] and second["result"]
+    assert second["step"] > again["step"] and second["outcome"]
 
 
 def test_with_timers_on_a_game_nobody_plays_still_ends_by_its_timers():
@@ -87,7 +87,7 @@ def test_with_timers_on_a_game_nobody_plays_still_ends_by_its_timers():
         fired += 1
         assert fired < 500, "the game did not end"
     result = h.view("Ann")["last_result"]
-    assert result["phase"] == "over" and result["result"]["winner"]
+    assert result["phase"] == "over" and result["outcome"]["winner"]
     assert len(h.messages("Ann")) > 0 and all(not h.error(name) for name in names)
     timed_out = [event for event in result["history"] if event["kind"] == "timed_out"]
     assert timed_out and {event["step"] for event in timed_out} >= {"accuse"}
@@ -132,7 +132,7 @@ def test_a_phone_gone_a_minute_is_marked_away_and_the_game_plays_on_without_it()
     assert {p["name"]: p["away"] for p in h.view("Ann")["players"]}["Cy"] is True
     the_rest = [name for name in names if name != "Cy"]
     result = h.play_with_bots(the_rest, seed=5)
-    assert result["result"]["winner"] and h.view("Ann")["phase"] == "lobby"
+    assert result["outcome"]["winner"] and h.view("Ann")["phase"] == "lobby"
 
 
 def test_the_host_leaves_mid_game_host_powers_pass_and_the_game_ends():
@@ -144,7 +144,7 @@ def test_the_host_leaves_mid_game_host_powers_pass_and_the_game_ends():
     view = h.view("Bo")
     assert view["host"] == "Bo" and {p["name"]: p["away"] for p in view["players"]}["Ann"]
     result = h.play_with_bots(names[1:], seed=6)
-    assert result["result"]["winner"]
+    assert result["outcome"]["winner"]
     lobby = h.view("Bo")
     assert lobby["host"] == "Bo" and [s["name"] for s in lobby["seats"]] == names[1:]
 

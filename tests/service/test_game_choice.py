@@ -168,7 +168,7 @@ def test_play_again_and_back_to_the_lobby_keep_the_chosen_game():
     _ok(h, "Ann", action="settings", game="burn_the_witch", settings=chosen)
     _ok(h, "Ann", action="start")
     first = h.play_with_bots(FIVE, seed=2)
-    assert first["game"] == "burn_the_witch" and first["result"]
+    assert first["game"] == "burn_the_witch" and first["outcome"]
     lobby = h.view("Cy")
     assert lobby["phase"] == "lobby" and lobby["game"] == "burn_the_witch"
     assert lobby["settings"] == chosen and lobby["last_result"] == first

@@ -64,28 +64,11 @@ def test_the_service_uses_the_ports_not_the_aws_adapters():
                 assert not parts & aws, (path.name, names)
 
 
-#: The platform: what hosts every game alike, so adding a game changes none of it.
-PLATFORM = ("functions", "local_stack", "events", "deploy", "bench", "Makefile")
-
-#: Platform files that still name a game, and what is left to do about each: work still
-#: open to make a game one engine package and one client folder. The test fails for any
-#: other file that names a game, and for one of these that no longer does (drop it here).
-STILL_NAMING_A_GAME = {
-    # Names Burn the Witch's own test files, simulator run and scenario generator: each
-    # game's package should declare its slow tests and generators for the Makefile to find.
-    "Makefile",
-    # Smoke-tests both games on a deployed stack with settings of each game's own: the
-    # settings for a short game should come from each game.
-    "deploy/smoke.py",
-    # Lists every game's moves for the sample events: each game should offer samples.
-    "events/generate.py",
-    # Benches of the engines and of a backend game played by Catch the Witch's bots, and
-    # the room dictionary trained on both games' rooms: per-game benches in all but their
-    # place, which should be the game's own (bench/<game>/) or ask the registry.
-    "bench/backend.py",
-    "bench/engine.py",
-    "bench/make_room_dictionary.py",
-}
+#: The platform: what hosts every game alike, so adding a game changes none of it. In the
+#: client, a game's own folder (frontend/js/games/<game>/) and the client's registry
+#: (frontend/js/games.js) are the game's; the rest of frontend/ is the shell.
+PLATFORM = ("functions", "local_stack", "events", "deploy", "bench", "Makefile", "frontend")
+CLIENT_GAMES, CLIENT_REGISTRY = Path("frontend/js/games"), Path("frontend/js/games.js")
 
 
 def game_keys() -> set[str]:
@@ -94,18 +77,29 @@ def game_keys() -> set[str]:
 
 
 def platform_files() -> list[Path]:
-    """The platform's files, less a game's own bench (``bench/<game>/`` or ``bench/<game>*``)."""
+    """The platform's files, less a game's own bench (``bench/<game>/`` or ``bench/<game>*``),
+    a game's client folder and the client's registry; and docs (``*.md``) anywhere."""
     files = []
     for top in PLATFORM:
         path = ROOT / top
         for file in [path] if path.is_file() else sorted(path.rglob("*")):
             relative = file.relative_to(ROOT)
-            if not file.is_file() or "__pycache__" in relative.parts:
+            if not file.is_file() or "__pycache__" in relative.parts or file.suffix == ".md":
                 continue
             if top == "bench" and relative.parts[1].startswith(tuple(game_keys())):
                 continue
+            if relative == CLIENT_REGISTRY or relative.is_relative_to(CLIENT_GAMES):
+                continue
             files.append(file)
     return files
+
+
+def test_the_platform_scan_reads_the_shell_and_skips_each_games_own_files():
+    files = {str(file.relative_to(ROOT)) for file in platform_files()}
+    assert {"frontend/js/app.js", "frontend/index.html", "Makefile"} <= files
+    assert "frontend/js/games.js" not in files
+    assert not any(name.startswith("frontend/js/games/") for name in files)
+    assert "functions/message.py" in files
 
 
 def test_no_platform_file_names_a_registered_game():
@@ -120,11 +114,7 @@ def test_no_platform_file_names_a_registered_game():
         for file in platform_files()
     }
     naming = {file: keys for file, keys in naming.items() if keys}
-    new = {file: keys for file, keys in naming.items() if file not in STILL_NAMING_A_GAME}
-    assert new == {}, "a platform file names a game: look it up in engine.games.GAMES instead"
-    assert naming.keys() >= STILL_NAMING_A_GAME, (
-        f"{sorted(STILL_NAMING_A_GAME - naming.keys())} name no game now: drop them from the list"
-    )
+    assert naming == {}, "a platform file names a game: look it up in engine.games.GAMES instead"
 
 
 def test_delivery_returns_the_phones_found_gone_and_changes_nothing():

@@ -130,7 +130,7 @@ def test_the_file_is_the_table_as_each_step_opened_and_ends_on_the_end_screen(ga
     assert all(set(step) == {"view"} for step in steps)
     assert len({s["view"]["step"] for s in steps}) == len(steps)
     assert all(not s["view"].get("me") and not s["view"].get("reveal") for s in steps[:-1])
-    assert all(not s["view"].get("result") for s in steps[:-1])
+    assert all(not s["view"].get("outcome") for s in steps[:-1])
     assert not any("role" in p for s in steps[:-1] for p in s["view"]["players"])
     end_screen = public_view(harness.room())["last_result"]
     assert without_step(steps[-1]["view"]) == without_step(end_screen)

@@ -4,6 +4,8 @@ Each round every player secretly calls heads or tails before the time runs out (
 timeout, and for a player who left, the call is made from the seeded RNG in the state).
 Then the coin is flipped, every right call scores a point, and once everyone still playing
 has said "ok" (or the result's time runs out) the next round starts, or the game is over.
+Its steps are a table of ``engine.steps.Step`` rows, walked by the shared step machine
+(``engine.turns.StepMachine``, docs/engine.md), like the shipped games'.
 
 It lives in tests/ because it is not shipped: it proves that the room service, the bots'
 harness and the registry need nothing of Catch the Witch. Like every game it is pure: time
@@ -15,10 +17,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.effects import Effect, GameOver, StartTimer, StepChanged
+from engine.effects import Effect
 from engine.errors import IllegalAction, InvalidAction, readable_error
-from engine.game import NAME_MAX, BotMove, Game, View
-from engine.rng import Rng, RngState, Streams, new_rng_state
+from engine.game import NAME_MAX, BotMove, Game, View, envelope
+from engine.moves import Timeout
+from engine.rng import Rng, RngState, new_rng_state
+from engine.seats import Seats
+from engine.steps import Step, nobody
+from engine.turns import StepMachine
 
 Side = Literal["heads", "tails"]
 SIDES: tuple[Side, ...] = ("heads", "tails")
@@ -41,8 +47,14 @@ class Player(_Model):
     score: int = 0
     left: bool = False
 
+    @property
+    def away(self) -> bool:
+        """A player who left is played for (the walker's Away): never waited for, their
+        call drawn with the others' missing ones."""
+        return self.left
 
-class CoinState(_Model):
+
+class CoinState(Seats, _Model):
     game: Literal["coin"] = "coin"
     players: list[Player]
     settings: CoinSettings
@@ -57,6 +69,9 @@ class CoinState(_Model):
     #: Who has said "ok" to the result.
     oks: list[str] = Field(default_factory=list)
     coin: Side | None = None
+
+    def clone(self) -> "CoinState":
+        return self.model_copy(deep=True)
 
 
 class _Move(BaseModel):
@@ -74,6 +89,92 @@ class Ok(_Move):
 
 
 MOVES: dict[str, type[_Move]] = {"call": Call, "ok": Ok}
+
+
+# -- the steps (engine/steps.py) ------------------------------------------------------------------
+def _not_called(s: CoinState) -> list[str]:
+    return [p.name for p in s.players if not p.left and p.name not in s.calls]
+
+
+def _not_ok(s: CoinState) -> list[str]:
+    return [p.name for p in s.players if not p.left and p.name not in s.oks]
+
+
+STEPS: dict[str, Step["CoinTurn"]] = {
+    "call": Step(
+        _not_called,
+        frozenset({"call"}),
+        timer=lambda s: s.settings.call_seconds,
+        on_timeout=lambda turn: turn.flip(),
+        advance=lambda turn: turn.flip(),
+    ),
+    "result": Step(
+        _not_ok,
+        frozenset({"ok"}),
+        timer=lambda s: RESULT_SECONDS,
+        on_timeout=lambda turn: turn.next_round(),
+        advance=lambda turn: turn.next_round(),
+    ),
+    "game_over": Step(nobody),
+}
+
+
+class CoinTurn(StepMachine[CoinState]):
+    """One move or timeout on a private copy of the state, walked by the shared machine."""
+
+    steps = STEPS
+    over_phase = "game_over"
+
+    def first_step(self) -> None:
+        self.set_deadline(self.now + self.s.settings.call_seconds)
+
+    def seat_named(self, name: str, rule: str | None) -> Player:
+        if not self.s.has_seat(name):
+            raise IllegalAction(f"There is no player named {name!r}.")
+        return self.s.seat(name)
+
+    def on_call(self, player: Player, move: Call) -> None:
+        _need_playing(player)
+        if self.s.phase != "call":
+            raise IllegalAction("You can call only while the coin is in the air.")
+        self.s.calls[player.name] = move.side
+
+    def on_ok(self, player: Player, move: Ok) -> None:
+        _need_playing(player)
+        if self.s.phase != "result" or player.name in self.s.oks:
+            raise IllegalAction("There is no result waiting for your ok.")
+        self.s.oks.append(player.name)
+
+    def flip(self) -> None:
+        s = self.s
+        for p in s.players:  # the missing calls, in seat order, then the coin
+            s.calls.setdefault(p.name, self.secret.choice(SIDES))
+        s.coin = self.public.choice(SIDES)
+        for p in s.players:
+            p.score += s.calls[p.name] == s.coin
+        s.oks = [p.name for p in s.players if p.left]
+        self.enter("result")
+
+    def next_round(self) -> None:
+        s = self.s
+        if s.round == s.settings.rounds:
+            self.game_over(_outcome(s))
+            return
+        s.round, s.calls, s.oks, s.coin = s.round + 1, {}, [], None
+        self.enter("call")
+
+
+CoinTurn.handlers = {Call: CoinTurn.on_call, Ok: CoinTurn.on_ok}
+
+
+def _need_playing(player: Player) -> None:
+    if player.left:
+        raise IllegalAction("You have left this game.")
+
+
+def _outcome(s: CoinState) -> dict[str, Any]:
+    best = max(p.score for p in s.players)
+    return {"winners": [p.name for p in s.players if p.score == best]}
 
 
 class CoinGame(Game):
@@ -103,8 +204,7 @@ class CoinGame(Game):
         return CoinState(players=seats, settings=settings, host=host, rng=new_rng_state(seed))
 
     def start(self, state: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
-        s = state.model_copy(update={"deadline": now + state.settings.call_seconds})
-        return s, [StartTimer(step=s.step, deadline=s.deadline)]
+        return CoinTurn.begin(state, now)
 
     def rematch(self, state: CoinState, seed: int) -> CoinState:
         if not self.is_over(state):
@@ -129,83 +229,21 @@ class CoinGame(Game):
         self, state: CoinState, action: _Move | dict[str, Any], now: float
     ) -> tuple[CoinState, list[Effect]]:
         move = self.parse_move(action) if isinstance(action, dict) else action
-        s = state.model_copy(deep=True)
-        player = self._player(s, move.player)
-        if player.left:
-            raise IllegalAction("You have left this game.")
-        if isinstance(move, Call):
-            if s.phase != "call":
-                raise IllegalAction("You can call only while the coin is in the air.")
-            s.calls[player.name] = move.side
-        else:
-            if s.phase != "result" or player.name in s.oks:
-                raise IllegalAction("There is no result waiting for your ok.")
-            s.oks.append(player.name)
-        return self._settle(s, now)
+        return CoinTurn.play(state, move, now)
 
     def time_out(self, state: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
-        if state.deadline is None or now < state.deadline:
-            raise IllegalAction("The time is not up yet.")
-        return self._end_step(state.model_copy(deep=True), now)
+        return CoinTurn.play(state, Timeout(step=state.step), now)
 
     def leave(self, state: CoinState, player: str, now: float) -> tuple[CoinState, list[Effect]]:
         if self.is_over(state):
             return state, []
-        s = state.model_copy(deep=True)
-        self._player(s, player).left = True
-        return self._settle(s, now)
+        turn = CoinTurn(state.clone(), now)
+        turn.seat_named(player, None).left = True
+        turn.settle()
+        return turn.finish()
 
     def set_host(self, state: CoinState, player: str) -> CoinState:
         return state.model_copy(update={"host": player})
-
-    # -- the steps ------------------------------------------------------------------------------
-    def _player(self, s: CoinState, name: str | None) -> Player:
-        for player in s.players:
-            if player.name == name:
-                return player
-        raise IllegalAction(f"There is no player named {name!r}.")
-
-    def _waiting_for(self, s: CoinState) -> list[str]:
-        if s.phase == "game_over":
-            return []
-        done = s.calls if s.phase == "call" else s.oks
-        return [p.name for p in s.players if not p.left and p.name not in done]
-
-    def _settle(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
-        """Move on once nobody still playing is waited for."""
-        return (s, []) if self._waiting_for(s) else self._end_step(s, now)
-
-    def _end_step(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
-        return self._flip(s, now) if s.phase == "call" else self._next_round(s, now)
-
-    def _flip(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
-        streams = Streams(s.rng)
-        for p in s.players:  # the missing calls, in seat order, then the coin
-            s.calls.setdefault(p.name, streams.secret.choice(SIDES))
-        s.coin = streams.public.choice(SIDES)
-        s.rng = streams.state()
-        for p in s.players:
-            p.score += s.calls[p.name] == s.coin
-        s.oks = [p.name for p in s.players if p.left]
-        return self._enter(s, "result", now + RESULT_SECONDS)
-
-    def _next_round(self, s: CoinState, now: float) -> tuple[CoinState, list[Effect]]:
-        if s.round == s.settings.rounds:
-            s, effects = self._enter(s, "game_over", None)
-            return s, [*effects, GameOver(outcome=self._outcome(s))]
-        s.round, s.calls, s.oks, s.coin = s.round + 1, {}, [], None
-        return self._enter(s, "call", now + s.settings.call_seconds)
-
-    def _enter(self, s: CoinState, phase: str, deadline: float | None):
-        s.phase, s.step, s.deadline = phase, s.step + 1, deadline
-        effects: list[Effect] = [StepChanged(step=s.step, phase=phase)]
-        if deadline is not None:
-            effects.append(StartTimer(step=s.step, deadline=deadline))
-        return s, effects
-
-    def _outcome(self, s: CoinState) -> dict[str, Any]:
-        best = max(p.score for p in s.players)
-        return {"winners": [p.name for p in s.players if p.score == best]}
 
     # -- reading a state ------------------------------------------------------------------------
     def step(self, state: CoinState) -> int:
@@ -226,21 +264,18 @@ class CoinGame(Game):
     def table_view(self, state: CoinState) -> View:
         return self._view(state, None)
 
-    def view_is_over(self, view: View) -> bool:
-        return view["outcome"] is not None
-
     def _view(self, s: CoinState, you: str | None) -> View:
         revealed = s.phase != "call"
+        outcome = _outcome(s) if self.is_over(s) else None
         view: View = {
-            "game": self.key, "phase": s.phase, "step": s.step, "round": s.round,
-            "rounds": s.settings.rounds, "deadline": s.deadline, "host": s.host,
+            **envelope(self.key, s.phase, s.step, you, s.deadline, outcome),
+            "round": s.round, "rounds": s.settings.rounds, "host": s.host,
             "players": [p.model_dump() for p in s.players],
-            "waiting_for": self._waiting_for(s),
+            "waiting_for": STEPS[s.phase].waits_for(s),
             "calls": dict(s.calls) if revealed else None, "coin": s.coin,
-            "outcome": self._outcome(s) if self.is_over(s) else None,
         }  # fmt: skip
         if you is not None:
-            view["you"], view["my_call"] = you, s.calls.get(you)
+            view["my_call"] = s.calls.get(you)
         return view
 
     # -- bots -----------------------------------------------------------------------------------

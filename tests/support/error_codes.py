@@ -8,11 +8,11 @@ its raise sites pass (a literal dict), so a translation's placeholders can be ch
 """
 
 import ast
-import json
 from functools import cache
 from pathlib import Path
 
 from engine.errors import VALIDATION_CODES
+from tests.support.strings import strings as phone_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = (ROOT / "engine", ROOT / "functions")
@@ -68,4 +68,4 @@ def _keys(node: ast.AST | None) -> set[str]:
 
 
 def strings(language: str) -> dict[str, str]:
-    return json.loads((ROOT / "frontend" / "i18n" / f"{language}.json").read_text())
+    return phone_strings(language)

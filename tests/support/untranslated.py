@@ -4,13 +4,10 @@ are no English (players' names, the room code, ...). For tests/e2e/test_browser_
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 from local_stack.bot_client import BOT_NAMES
-
-I18N = Path(__file__).resolve().parents[2] / "frontend" / "i18n"
+from tests.support.strings import strings as phone_strings
 
 #: Everything a person sees or hears on the page: the body's rendered text (innerText skips
 #: hidden elements) and the names a screen reader reads for visible elements.
@@ -34,7 +31,7 @@ _LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 
 def strings(language: str) -> dict[str, str]:
-    return json.loads((I18N / f"{language}.json").read_text(encoding="utf-8"))
+    return phone_strings(language)
 
 
 def english_words(text: str, names: set[str]) -> list[str]:

@@ -12,6 +12,8 @@ from typing import Any
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 
+from engine.games import EXTRA_GAMES_VARIABLE, register_extra_games
+
 from ..adapters import ports
 from ..adapters.apigateway import ApiGatewayPusher, management_endpoint
 from ..adapters.clock import GameClock, clock_from_environment
@@ -50,6 +52,8 @@ def now() -> float:
 
 @cache
 def _service(endpoint: str) -> RoomService:
+    # A local stack started by a test may host a game that is not shipped (engine/games.py).
+    register_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, ""))
     ports = Ports(
         store=DynamoRoomStore(), connections=DynamoConnections(),
         pusher=ApiGatewayPusher(endpoint), timers=SqsTimers(time_scale=game_clock().scale),

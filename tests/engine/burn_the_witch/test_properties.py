@@ -61,7 +61,7 @@ def assert_victory_checked_after_every_burn(state, table: dict) -> None:
         if index < len(burns) - 1:
             assert met is None, f"burn {index} ({burn['cause']}) won, yet the game went on"
         else:
-            assert met == table["result"]["reason"], (burn, table["result"])
+            assert met == table["outcome"]["reason"], (burn, table["outcome"])
 
 
 @settings(max_examples=GAMES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -96,9 +96,9 @@ def test_random_games_end_properly_and_never_leak(game):
     assert run.illegal_actions == 0, run.errors[:3]
     assert GAME.is_over(final)
     table = GAME.table_view(final)
-    assert table["result"]["winner"] in SIDES
-    assert (table["result"]["winner"] == "zealots") == (
-        table["result"]["reason"] == "all_witches_burned"
+    assert table["outcome"]["winner"] in SIDES
+    assert (table["outcome"]["winner"] == "zealots") == (
+        table["outcome"]["reason"] == "all_witches_burned"
     )
     assert_victory_checked_after_every_burn(final, table)
     assert GAME.state_model.model_validate_json(final.model_dump_json()) == final

@@ -79,7 +79,7 @@ def test_s1_the_result_reveals_identities_and_factions_but_no_ballot():
     state = started(houses())
     state = burn_by_round(state, villager_of(state, "Ann", W))
     state, _ = executed(state, villager_of(state, "Bo", W))
-    result = all_views(state)["Cy"]["result"]
+    result = all_views(state)["Cy"]["outcome"]
     assert result["winner"] == "zealots" and result["reason"] == "all_witches_burned"
     assert result["factions"] == {"Ann": "sympathizer", "Bo": "sympathizer", "Cy": "zealot",
                                   "Di": "zealot", "Ed": "zealot"}  # fmt: skip

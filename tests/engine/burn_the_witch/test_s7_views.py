@@ -8,10 +8,10 @@ from engine.burn_the_witch import all_views, view
 from . import support
 from .support import GAME, D, N, W, a_trait_of, burn_by_round, house, move, started, villager_of
 
-PUBLIC = {"game", "phase", "step", "deadline", "round", "host", "settings", "players", "houses",
+PUBLIC = {"game", "phase", "step", "you", "deadline", "over", "outcome", "round", "host", "settings", "players", "houses",
           "innocents_burned", "wrongly_condemned", "witches_left", "accuser", "executioner",
           "accused_trait", "voted", "last_vote", "outcome_of_vote", "complying", "trial",
-          "pending", "history", "result"}  # fmt: skip
+          "pending", "history"}  # fmt: skip
 ME = {"name", "dealt", "faction", "sympathizers", "bewitched_from", "my_vote", "my_point", "can"}
 
 
@@ -24,10 +24,12 @@ def test_s7_every_view_has_the_public_fields_and_its_own_me():
     views = all_views(state)
     for name, seen in views.items():
         assert set(seen) == PUBLIC | {"me"} and set(seen["me"]) == ME
-        assert seen["me"]["name"] == name and seen["game"] == "burn_the_witch"
+        assert seen["me"]["name"] == seen["you"] == name and seen["game"] == "burn_the_witch"
     table = GAME.table_view(state)
-    assert set(table) == PUBLIC and "me" not in table
-    assert {k: v for k, v in views["Bo"].items() if k != "me"} == table
+    assert set(table) == PUBLIC and "me" not in table and table["you"] is None
+    assert {k: v for k, v in views["Bo"].items() if k not in ("me", "you")} == {
+        k: v for k, v in table.items() if k != "you"
+    }
     json.dumps([views, table])
 
 

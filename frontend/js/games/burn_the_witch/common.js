@@ -90,8 +90,8 @@ export function kindsOf(result) {
 export function newsSince(previous, v) {
   const events = roundsOf(v.history).flatMap((r) => r.events);
   const lines = events.slice(((previous && previous.history) || []).length).map(eventLine);
-  const result = v.result;
-  if (result && !(previous && previous.result)) lines.push(winnerTitle(result), t("btw_reason_" + result.reason, { round: result.round }));
+  const result = v.outcome;
+  if (result && !(previous && previous.outcome)) lines.push(winnerTitle(result), t("btw_reason_" + result.reason, { round: result.round }));
   return lines.filter(Boolean);
 }
 

@@ -5,7 +5,7 @@
 //
 // The bar and panel are one element kept across renders (appended to <body>, outside the
 // shell's <main>, which is rebuilt): a redraw mid-press must not lose the hold. It reuses
-// the hold bar's and panel's look (.hold-bar, .sheet in css/catch_the_witch.css).
+// the hold bar's and panel's look (.hold-bar, .sheet in css/style.css).
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { FACTION_ICON, SYMPATHIZER_ICON } from "./icons.js";

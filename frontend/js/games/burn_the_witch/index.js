@@ -15,13 +15,12 @@ export const key = "burn_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "btw_game";
 export const icon = "🔥";
 export const taglineKey = "btw_tagline"; // the home screen's line under its name
-export const players = { min: 5, max: 10 }; // engine/burn_the_witch/tables.py
 export const seatsKey = "players_seated"; // the lobby's heading: "Players at the table (n/max)"
 
 // The replay viewer's "Show roles" (js/replay_viewer.js): each player's faction and every
 // villager's identity, from the end's view `last`, told on step `v` ([player, words]).
 export function revealedRoles(last, v) {
-  return last.result && v.houses ? revealedHouses(last.result, v) : [];
+  return last.outcome && v.houses ? revealedHouses(last.outcome, v) : [];
 }
 
 // One key per step a player acts in: the phase, the round, how far the story has gone (each
@@ -38,7 +37,7 @@ export function isOver(v) {
 
 // The lobby's "Last game: …" line.
 export function resultText(last) {
-  return last && last.result ? t("btw_winner_" + last.result.winner) : null;
+  return last && last.outcome ? t("btw_winner_" + last.outcome.winner) : null;
 }
 
 // The strip, in one row at 360 px in every language: the round, innocents burned against

@@ -183,7 +183,7 @@ function revealedHouseCards(v, identities) {
 
 // The end (§1, §7): the winners and how, every identity, the factions, the story by round.
 function over(v, me, ctx) {
-  const result = v.result;
+  const result = v.outcome;
   if (!result) return [h("h1", {}, t("btw_phase_over"))];
   const factions = Object.entries(result.factions || {});
   const kind = kindsOf(result);

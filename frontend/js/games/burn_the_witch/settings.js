@@ -4,22 +4,23 @@
 // else's summary.
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
-import { sendSettings, settingsShown } from "../../lobby_settings.js";
+import { sendSettings, settingsShown, withinBounds } from "../../lobby_settings.js";
 
-// engine/burn_the_witch/tables.py: TIMER_SECONDS_MIN 30, _MAX 600, _DEFAULT 120.
+// The lengths offered, within the bounds the lobby view gives (`setting_bounds.timer_seconds`).
 const TIMER_CHOICES = [30, 60, 90, 120, 180, 240, 300, 600];
 
 export function defaultSettings() {
   return { timers: false, timer_seconds: 120, first_accuser: null };
 }
 
-// `onChange` gets the changed field alone: the caller knows what it builds on.
-function timerFields(settings, onChange) {
+// `onChange` gets the changed field alone: the caller knows what it builds on. `bounds`: the
+// lobby view's `setting_bounds` (none on the create form).
+function timerFields(settings, onChange, bounds = {}) {
   const on = h("input", { type: "checkbox", id: "btw-timers", checked: settings.timers,
     onchange: () => onChange({ timers: on.checked }) });
   const length = h("select", { id: "btw-timer-seconds", disabled: !settings.timers,
     onchange: () => onChange({ timer_seconds: Number(length.value) }) },
-  ...TIMER_CHOICES.map((n) => h("option", { value: n, selected: n === settings.timer_seconds }, t("seconds", { n }))));
+  ...withinBounds(TIMER_CHOICES, bounds.timer_seconds).map((n) => h("option", { value: n, selected: n === settings.timer_seconds }, t("seconds", { n }))));
   return [h("label", { for: "btw-timers", class: "check" }, on, " ", t("btw_timers")),
     h("label", { for: "btw-timer-seconds" }, t("btw_timer_seconds")), length];
 }
@@ -40,7 +41,7 @@ export function lobbySettings(v, ctx) {
   h("option", { value: "", selected: !settings.first_accuser }, `🎲 ${t("btw_first_accuser_random")}`),
   ...v.seats.map((s) => h("option", { value: s.name, selected: s.name === settings.first_accuser }, s.name)));
   return h("div", { class: "panel" }, h("h2", {}, t("settings")),
-    ...timerFields(settings, save),
+    ...timerFields(settings, save, v.setting_bounds),
     h("label", { for: "btw-first-accuser" }, t("btw_first_accuser")), first,
     setupLine(v));
 }

@@ -77,10 +77,10 @@ export function tableScreen(v) {
   if (!v.houses) return null;
   const over = v.phase === "over" || v.phase === "game_over";
   const complying = new Set(v.phase === "execute" ? v.complying || [] : []);
-  const identities = (over && v.result && v.result.identities) || {};
+  const identities = (over && v.outcome && v.outcome.identities) || {};
   const turn = over ? identityTurns(v) : null; // the final reveal, as on the phones
-  const [title, sub] = over && v.result
-    ? [winnerTitle(v.result), t("btw_reason_" + v.result.reason, { round: v.result.round })]
+  const [title, sub] = over && v.outcome
+    ? [winnerTitle(v.outcome), t("btw_reason_" + v.outcome.reason, { round: v.outcome.round })]
     : stepLine(v);
   return [h("div", { class: `btw-tv${over ? " over" : ""}`, "data-houses": String(v.houses.length) },
     h("div", { class: "tv-step" }, h("h1", {}, title), sub ? h("p", { class: "tv-sub" }, sub) : null),

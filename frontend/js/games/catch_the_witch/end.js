@@ -7,7 +7,7 @@
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { label, icon } from "./common.js";
-import { FORM_ICONS } from "../../strip.js";
+import { FORM_ICONS } from "./chips.js";
 import { revealTurns } from "../../moments.js";
 
 // A cat of the story: its role's icon, then its name (every role is known at the end).

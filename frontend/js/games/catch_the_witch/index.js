@@ -7,6 +7,7 @@ import { showSecrets } from "./secrets.js";
 import { MORNING_SCREENS } from "./morning.js";
 import { DAY_SCREENS } from "./day.js";
 import { END_SCREENS } from "./end.js";
+import { catChips, formsItem, catMarkWords } from "./chips.js";
 
 export { defaultSettings, createFields, lobbySettings, settingsSummary } from "./settings.js";
 export { tableScreen } from "./table_screens.js";
@@ -16,7 +17,6 @@ export const key = "catch_the_witch"; // the server's game key (engine/games.py)
 export const nameKey = "game_catch_the_witch"; // its name in frontend/i18n/*.json
 export const icon = "🐈‍⬛";
 export const taglineKey = "tagline"; // the home screen's line under its name
-export const players = { min: 4, max: 12 }; // engine/catch_the_witch/tables.py
 export const seatsKey = "seats"; // the lobby's heading: its players are cats
 
 const SCREENS = { ...MORNING_SCREENS, ...DAY_SCREENS, ...END_SCREENS };
@@ -34,6 +34,11 @@ export function stepKey(v) {
 
 export function isOver(v) {
   return v.phase === "game_over";
+}
+
+// The lobby's "Last game: …" line: who won.
+export function resultText(last) {
+  return last && last.outcome ? t(`winner_${last.outcome.winner}`) : null;
 }
 
 // The table strip's game part (js/strip.js builders): day "of N" with a mark on the Knights'
@@ -56,14 +61,14 @@ export function strip(v, ctx) {
     v.day ? b.dayItem(v.day, days, { warn: knightsDay, warnLabel: t("knights_day") }) : null,
     b.counterItem("🔏", t("strip_seals"), ...seals),
     b.gaugeItem(t("strip_curse"), ...curse, { filling: curseFilling(v) }),
-    b.formsItem(cats),
+    formsItem(cats),
   ]);
   const key = b.stripKey([
     v.day && days ? t("strip_key_day", { n: v.day, of: days }) : null,
     t("strip_key_seals", { n: seals[0], of: seals[1] }),
     t("strip_key_curse", { n: curse[0], of: curse[1] }),
-  ]);
-  return { facts, cats: b.catChips(cats), end: [key] };
+  ], catMarkWords());
+  return { facts, cats: catChips(cats), end: [key] };
 }
 
 // The curse gauge fills (UX.md's moment) in the step that shows a proposal rejected: the
@@ -127,6 +132,14 @@ export function render(v, ctx) {
     t("waiting_for", { names: v.waiting.join(", ") }), " ↻"));
   }
   return parts;
+}
+
+// The table screen's spoken line at a step change (js/table.js): the step's name, and on a
+// morning the duck's ingredients, public facts alone.
+export function narration(v) {
+  if (v.phase !== "morning") return t("narrate_" + v.phase);
+  const wanted = ((v.today && v.today.required) || []).map((i) => t("ingredient_" + i)).join(", ");
+  return t("narrate_morning", { n: v.day, ingredients: wanted });
 }
 
 // The host's game tools (the shell adds handing over host): mark a cat Away (§9).

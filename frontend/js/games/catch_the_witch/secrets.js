@@ -14,7 +14,8 @@
 // (hidden behind hold-and-slide, the powers went unused). It is on every phone in
 // those steps, with the same words: neither whether this cat has a power nor whether it is
 // free now shows on the outside; the panel says it, power first.
-import { h, clear, replaceIfChanged } from "../../dom.js";
+import { h, clear } from "../../dom.js";
+import { replaceIfChanged } from "../../redraw.js";
 import { t } from "../../i18n.js";
 import { label, icon } from "./common.js";
 import { choosePlace } from "./morning.js";

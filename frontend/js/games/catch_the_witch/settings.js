@@ -4,8 +4,9 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { ICONS } from "./icons.js";
 import { label } from "./common.js";
-import { sendSettings, settingsShown } from "../../lobby_settings.js";
+import { sendSettings, settingsShown, withinBounds } from "../../lobby_settings.js";
 
+// The choices offered, within the bounds the lobby view gives (`setting_bounds`).
 const LIMITS = [null, 30, 60, 90, 120, 180, 240, 300];
 const ROLES = Object.keys(ICONS.role); // display order of the role editor
 const BOT_LEVELS = ["sharp", "gentle"]; // gentle bots: a table to learn at
@@ -15,14 +16,15 @@ export function defaultSettings() {
 }
 
 // The discussion limit, the bots' level and the reveal option. `onChange` gets the changed
-// field alone ({bot_level: "gentle"}): the caller knows what it builds on.
-function settingsFields(settings, onChange) {
+// field alone ({bot_level: "gentle"}): the caller knows what it builds on. `bounds`: the
+// lobby view's `setting_bounds` (none on the create form).
+function settingsFields(settings, onChange, bounds = {}) {
   const limit = h("select", { id: "limit", onchange: () => onChange({ discussion_limit: limit.value ? Number(limit.value) : null }) },
-    ...LIMITS.map((n) => h("option", { value: n ?? "", selected: n === settings.discussion_limit }, n ? t("seconds", { n }) : t("limit_off"))));
+    ...withinBounds(LIMITS, bounds.discussion_limit).map((n) => h("option", { value: n ?? "", selected: n === settings.discussion_limit }, n ? t("seconds", { n }) : t("limit_off"))));
   const reveal = h("input", { type: "checkbox", id: "reveal", checked: settings.reveal_role_on_exile,
     onchange: () => onChange({ reveal_role_on_exile: reveal.checked }) });
   const level = h("select", { id: "bot-level", onchange: () => onChange({ bot_level: level.value }) },
-    ...BOT_LEVELS.map((l) => h("option", { value: l, selected: l === (settings.bot_level || "sharp") }, t(`bot_level_${l}`))));
+    ...withinBounds(BOT_LEVELS, bounds.bot_level).map((l) => h("option", { value: l, selected: l === (settings.bot_level || "sharp") }, t(`bot_level_${l}`))));
   return [h("label", { for: "limit" }, t("discussion_limit")), limit,
     h("label", { for: "bot-level" }, t("bot_level")), level,
     h("label", { for: "reveal" }, reveal, " ", t("reveal_role_on_exile"))];
@@ -58,7 +60,7 @@ export function lobbySettings(v, ctx) {
     h("button", { class: "secondary", "aria-label": t("add_role", { role: t("role_" + role) }), onclick: () => setCount(role, 1) }, "+"))))
     : h("p", { class: "muted" }, (v.default_roles || []).map((r) => label("role", r)).join(" · ") || "—");
   return h("div", { class: "panel" }, h("h2", {}, t("settings")),
-    ...settingsFields(settings, save),
+    ...settingsFields(settings, save, v.setting_bounds),
     h("h3", {}, t("role_set")), h("div", { class: "row", role: "group", "aria-label": t("role_set") }, mode(false), mode(true)),
     editor,
     roles ? h("p", { class: "muted" }, t("roles_count", { n: roles.length, cats: v.seats.length })) : null);
