@@ -201,23 +201,43 @@ def test_the_host_panel_stays_open_shows_who_is_offline_and_marks_away_in_one_ta
     expect(panel).to_have_attribute("open", "")
 
 
+#: A finger held longer than the page waits for its click (js/redraw.js HOLD_MAX_MS, 5 s,
+#: less the test's own round trips): a view arriving after it is drawn at once, as it must
+#: be (that pointerup was lost), so such a try tests nothing of the tap.
+HELD_TAP_SECONDS = 4.5
+
+
 def test_a_view_arriving_during_a_tap_does_not_swallow_it(stack, phones):
-    host, kit = phones(), phones()
+    host = phones()
     frames = _views_received(host)
     _create_a_room_for_bots(host, stack)
     code = host.locator("p.code").inner_text().replace(" ", "")
 
-    # The lobby: the host's finger is on "Custom" (role set) when Kit's join redraws the seats.
-    kit.goto(f"{stack.http_url}/?room={code}")
-    kit.fill("#name", "Kit")
+    # The lobby: the host's finger is on "Custom" (role set) when a join redraws the seats.
+    # A loaded machine may take longer than a held tap lasts to seat the joiner: then the
+    # host lets go, sets the roles back and another friend joins (up to three tries).
     custom = host.get_by_role("button", name="Custom", exact=True)
-    custom.hover()
-    host.mouse.down()
-    before = len(frames)
-    kit.locator("main .panel button.big").first.click()  # Join
-    _eventually(host, lambda: any("Kit" in f for f in frames[before:]))
-    host.mouse.up()
-    expect(host.locator(".seats li")).to_have_count(6)
+    for tries, name in enumerate(("Kit", "Lea", "Mo"), 1):
+        kit = phones()
+        kit.goto(f"{stack.http_url}/?room={code}")
+        kit.fill("#name", name)
+        custom.hover()
+        host.mouse.down()
+        held_from, before = time.monotonic(), len(frames)
+        kit.locator("main .panel button.big").first.click()  # Join
+        joined = lambda name=name, before=before: any(name in f for f in frames[before:])  # noqa: E731
+        _eventually(host, joined, timeout=20)
+        held = time.monotonic() - held_from
+        host.mouse.up()
+        expect(host.locator(".seats li")).to_have_count(5 + tries)
+        if held < HELD_TAP_SECONDS:
+            break
+        host.get_by_role("button", name="Default", exact=True).click()
+        expect(host.get_by_role("button", name="Default", exact=True)).to_have_attribute(
+            "aria-pressed", "true", timeout=10_000
+        )
+    else:
+        raise AssertionError("no join reached the host within a held tap in three tries")
     expect(custom).to_have_attribute("aria-pressed", "true", timeout=10_000)
 
     # A game step: the finger is on Ready when Kit's phone goes offline (a view to the host).
