@@ -29,7 +29,7 @@ const STOPPING = new Set(["table_key_missing", "table_key_wrong", "table_let_go"
 let connection = null;
 
 // What the game screens may use: nothing they send is ever sent (a table screen only watches).
-const ctx = { send: () => {}, render: () => render(), refresh: () => {}, strip, draft: {} };
+const ctx = { send: () => {}, render: () => render(), refresh: () => {}, strip, draft: {}, countdown: strip.countdownItem, showError: () => {} };
 
 // The key is read from the fragment once and then taken out of the address bar (a laptop
 // on a TV shows it to the whole table, and anyone holding it could open screens that let
@@ -146,7 +146,8 @@ function narrationLine(v) {
 function renderStatus() {
   const v = state.stopped ? null : state.view; // stopped: no stale facts
   const game = v && v.phase !== "lobby" ? gameOf(v) : null;
-  const part = game ? game.strip(v, ctx) : { facts: [], cats: [] };
+  // A game without a strip of its own gets a chip per seat (docs/client.md: `strip` is optional).
+  const part = game && game.strip ? game.strip(v, ctx) : { facts: [], cats: game ? strip.genericCats(v) : [] };
   const muted = isMuted();
   const sound = h("button", { class: "secondary sound", id: "sound", "aria-pressed": String(!muted),
     onclick: () => { setMuted(!muted); renderStatus(); } }, muted ? `🔇 ${t("narration_off")}` : `🔊 ${t("narration_on")}`);

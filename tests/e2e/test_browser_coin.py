@@ -40,7 +40,15 @@ def test_two_phones_play_the_coin_game_from_the_lobby_to_its_result(coin_stack, 
     expect(host.get_by_text("2–4 players")).to_be_visible()
     host.get_by_role("button", name="+").click()  # two rounds: the host's one setting
     expect(guest.get_by_text("Rounds: 2")).to_be_visible(timeout=10_000)
+    # The table screen draws the game's own screens too, with a chip per seat (no strip).
+    host.locator("#table-screen summary").click()
+    tv = host.context.new_page()
+    tv.goto(host.locator("#table-screen .link a").get_attribute("href"))
+    expect(tv.locator("main")).to_have_attribute("data-phase", "lobby", timeout=15_000)
     host.get_by_role("button", name="Start the game").click()
+    expect(tv.locator("main")).to_have_attribute("data-phase", "call", timeout=10_000)
+    expect(tv.locator(".cats li")).to_have_count(2)
+    expect(tv.get_by_role("heading", name="Heads or tails?")).to_be_visible()
 
     for round_number in (1, 2):
         for phone in (host, guest):
