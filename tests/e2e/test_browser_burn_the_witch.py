@@ -241,27 +241,34 @@ def test_with_timers_on_every_kind_of_timer_runs_out_on_every_phone(double_speed
     def every_phone_waits() -> bool:
         return over() or all(to_let_run_out(timers.screen(n)) for n in NAMES)
 
+    every_kind = {"witching_hour", "accuse", "choose_villager", "vote", "execute"}
     end = time.monotonic() + 600
-    while not over():
-        assert time.monotonic() < end, f"timed out; ran out {timers.ran_out}"
-        timers.tap_until(every_phone_waits, to_let_run_out, timeout=end - time.monotonic())
-        if over():
+    while True:
+        while not over():
+            assert time.monotonic() < end, f"timed out; ran out {timers.ran_out}"
+            timers.tap_until(every_phone_waits, to_let_run_out, timeout=end - time.monotonic())
+            if over():
+                break
+            phase = table.phase("Ann")
+            if phase == "trial":
+                trial_runs_out(timers)
+            elif phase == "vote":
+                vote_changed_then_runs_out(timers)
+            elif phase in ("execute", "retribution"):
+                timers.runs_out(phase, timers.actor(), phase)
+            else:
+                timers.runs_out("choose_villager", timers.actor(), "hex")
+        for name in NAMES:
+            expect(table.pages[name].locator("main h1")).to_have_text(re.compile(r"\S"))
+        if every_kind <= set(timers.ran_out):
             break
-        phase = table.phase("Ann")
-        if phase == "trial":
-            trial_runs_out(timers)
-        elif phase == "vote":
-            vote_changed_then_runs_out(timers)
-        elif phase in ("execute", "retribution"):
-            timers.runs_out(phase, timers.actor(), phase)
-        else:
-            timers.runs_out("choose_villager", timers.actor(), "hex")
-
-    for name in NAMES:
-        expect(table.pages[name].locator("main h1")).to_have_text(re.compile(r"\S"))
-    assert {"witching_hour", "accuse", "choose_villager", "vote", "execute"} <= set(
-        timers.ran_out
-    ), timers.ran_out
+        # The deal decides whether a kind comes up before the end: a vote's runner-out burns
+        # a villager of their own (§6), which may end the game before any execution. The
+        # table plays again, and the kinds still missing run out in the next game.
+        assert time.monotonic() < end, f"timed out; ran out {timers.ran_out}"
+        ann.get_by_role("button", name=say("Ann", "to_lobby")).click()
+        ann.locator("#start").click()
+        timers.all_in("witching_hour", timeout=30_000)
     print("timers run out:", timers.ran_out)
 
 
