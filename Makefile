@@ -61,7 +61,7 @@ lint: $(STAMP)
 test-engine test-service test-integration test-e2e: test-%: $(STAMP)
 	$(PYTEST) -n $(TEST_WORKERS) --dist worksteal tests/$*
 
-## property: the random-game properties alone, every game's (PROPERTY_GAMES=300 each by default)
+## property: the random-game properties alone, every game's (PROPERTY_GAMES=200 each by default)
 property: $(STAMP)
 	$(PYTEST) $(sort $(shell find tests/engine -name test_properties.py))
 

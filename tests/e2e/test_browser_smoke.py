@@ -151,7 +151,9 @@ def test_the_host_sets_a_custom_role_set_validated_live_and_hands_over_host(stac
     expect(status).to_have_text("There must be fewer witches than other cats.")
     page.get_by_role("button", name="One fewer Witch").click()
     page.get_by_role("button", name="One more Villager").click()
-    expect(status).to_have_text("Ready to start.")
+    # Two changes one after the other (lobby_settings.js sends one at a time): two round
+    # trips to the server, which a loaded CI machine has taken over 5 s for.
+    expect(status).to_have_text("Ready to start.", timeout=15_000)
     expect(start).to_be_enabled()
     page.screenshot(path=ARTIFACTS / "custom-roles.png", full_page=True)
     page.get_by_role("button", name="Default").click()

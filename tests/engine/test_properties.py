@@ -18,7 +18,7 @@ from tests.support.leaks import assert_no_leak
 
 pytestmark = pytest.mark.slow  # random games: no coverage tracing; full count in make soak
 
-GAMES = int(os.environ.get("PROPERTY_GAMES", "300"))
+GAMES = int(os.environ.get("PROPERTY_GAMES", "200"))
 
 
 @st.composite

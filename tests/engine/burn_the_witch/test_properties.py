@@ -6,7 +6,7 @@ is checked after every execution (the game ends at the first burn that meets a v
 condition, whatever burned it: a round, a trial, a hex, a retribution or a penalty), no bot
 move is refused, the state survives a JSON round-trip, and no view leaks a secret (the
 non-interference audit of leaks.py) for the players and the table screen, one view
-per step in turn. PROPERTY_GAMES sets the number of games (300 by default), as for Catch the Witch.
+per step in turn. PROPERTY_GAMES sets the number of games (200 by default), as for Catch the Witch.
 """
 
 import os
@@ -23,7 +23,7 @@ from .leaks import assert_no_leak
 
 pytestmark = pytest.mark.slow  # random games: no coverage tracing; full count in make soak
 
-GAMES = int(os.environ.get("PROPERTY_GAMES", "300"))
+GAMES = int(os.environ.get("PROPERTY_GAMES", "200"))
 
 
 @st.composite
