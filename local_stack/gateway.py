@@ -123,6 +123,9 @@ class Gateway:
                  frontend_headers: FrontendHeaders | None = None):  # fmt: skip
         if not route_selection.startswith("$request.body."):
             raise ValueError(f"unsupported RouteSelectionExpression {route_selection!r}")
+        # A test's stack may host games that are not shipped: its Lambda workers register
+        # them (lambda_app), and so does the gateway, once, for /config.json's list.
+        register_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, ""))
         self.routes = routes
         self.selection_key = route_selection.removeprefix("$request.body.")
         self.lambdas = lambdas
@@ -424,9 +427,7 @@ class Gateway:
 
     async def config(self, request: web.Request) -> web.Response:
         url = f"{self.websocket_origin(request)}/{self.stage}"
-        # The games this stack hosts, for the create form (a test's stack may host more:
-        # its Lambda workers register them as the gateway does here).
-        register_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE, ""))
+        # The games this stack hosts, for the create form (with a test's extra games).
         return web.json_response({"websocket_url": url, "games": list(GAMES), **self.clock})
 
     async def index(self, request: web.Request) -> web.StreamResponse:
