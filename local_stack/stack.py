@@ -4,12 +4,15 @@ bots that fill the rooms people create."""
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import socket
 import sys
 import time
 import traceback
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,13 @@ from .template import Template
 
 ROOT = Path(__file__).resolve().parent.parent
 POLLER_RESTART_DELAY = 1.0  # seconds: a poller that keeps failing does not spin
+#: Where the stack's bots connect from: each bot an address of its own in 127.1.0.0/16, a
+#: phone of its own as the per-address limits see it. Bots play on in rooms a person left
+#: (a tester dealing again until she is a witch leaves four bots behind each time); from
+#: her own address, their bunched moves spent its busy pace and one of her moves was
+#: refused. A system that configures 127.0.0.1 alone (macOS) cannot bind these: its bots
+#: share the person's address, as before.
+BOT_ADDRESS_PREFIX = "127.1"
 
 
 @dataclass
@@ -77,6 +87,7 @@ class LocalStack:
         self._stopping = False
         self._bots: list[BotClient] = []
         self._rooms_with_bots: set[str] = set()
+        self._bot_addresses = bot_addresses(_loopback(options.host))
         self.time_origin = options.time_origin or time.time()
 
     # -- start / stop ----------------------------------------------------------------------
@@ -270,6 +281,9 @@ class LocalStack:
         return web.json_response({
             "gateway": vars(self.gateway.stats),
             "open_connections": sum(c.open for c in self.gateway.connections.values()),
+            # Per source address: the per-address limits' view (the bots have their own).
+            "open_by_address": Counter(c.source_ip for c in self.gateway.connections.values()
+                                       if c.open),
             "timers": {"delivered": sum(p.delivered for p in self.pollers),
                        "failed": sum(p.failed for p in self.pollers),
                        "pollers": [self._poller_stats(p) for p in self.pollers]},
@@ -297,7 +311,8 @@ class LocalStack:
 
     async def _seat_bots(self, room: str, host: str) -> None:
         names = [name for name in BOT_NAMES if name != host][: min(self.options.bots, 11)]
-        bots = [BotClient(self.websocket_url, name, think=self.options.think) for name in names]
+        bots = [BotClient(self.websocket_url, name, think=self.options.think,
+                          source=next(self._bot_addresses)) for name in names]  # fmt: skip
         # Their sockets at once (each waits for its first frame's answer), then the joins
         # one by one, in the bots' order: seats are taken in the order joined.
         await asyncio.gather(*(bot.connect() for bot in bots))
@@ -325,6 +340,24 @@ def lan_address() -> str | None:
         except OSError:
             return None
     return None if address.startswith("127.") else address
+
+
+def bot_addresses(server: str) -> Iterator[str | None]:
+    """Each bot's source address in turn: 127.1.0.1, 127.1.0.2, ... (wrapping after 65,024
+    bots) where a socket can bind them and reach ``server``; else the system's choice."""
+    if not (server.startswith("127.") and _binds(f"{BOT_ADDRESS_PREFIX}.0.1")):
+        return itertools.repeat(None)
+    return (f"{BOT_ADDRESS_PREFIX}.{high}.{low}"
+            for high, low in itertools.cycle(itertools.product(range(256), range(1, 255))))  # fmt: skip
+
+
+def _binds(address: str) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((address, 0))
+        except OSError:
+            return False
+    return True
 
 
 def _loopback(host: str) -> str:

@@ -4,6 +4,7 @@ bot phones speak docs/protocol.md over real WebSockets."""
 
 import asyncio
 import json
+import sys
 import time
 
 import pytest
@@ -182,6 +183,13 @@ def test_make_dev_bots_play_a_whole_game_of_burn_the_witch_with_a_person():
     assert len(played["result"]["factions"]) == 5, "the person and four bots played"
     assert [e for e in played["errors"] if not _raced(e)] == []
     assert played["stats"]["gateway"]["lambda_errors"] == 0
+    # Each bot a phone of its own address, none the person's (where the system binds them).
+    by_address = played["stats"]["open_by_address"]
+    if sys.platform == "linux":  # every 127.x address is this computer's
+        assert by_address == {
+            "127.0.0.1": 1,
+            **dict.fromkeys(["127.1.0.1", "127.1.0.2", "127.1.0.3", "127.1.0.4"], 1),
+        }, by_address
 
 
 def test_the_phone_client_and_its_config_are_served_on_the_same_port(stack):

@@ -14,9 +14,11 @@ one, its own LAN address), a bounded number of requests.
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import signal
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -30,7 +32,7 @@ from local_stack.bot_client import BOT_NAMES, BotClient
 from local_stack.gateway import Gateway, is_loopback
 from local_stack.lambdas import LocalLambdas
 from local_stack.poller import QueuePoller
-from local_stack.stack import LocalStack, Options, _reaches_loopback
+from local_stack.stack import LocalStack, Options, _reaches_loopback, bot_addresses
 from local_stack.template import Function
 from tests.integration.test_local_gateway import ROUTES, RecordingLambdas
 from tests.support.local_stack_process import BOT_TIME_SCALE, LocalStackProcess, describe, until
@@ -149,6 +151,16 @@ def test_the_stack_adds_a_loopback_listener_unless_its_host_covers_127_0_0_1():
     # asyncio binds "::" with IPV6_V6ONLY: it does not take 127.0.0.1's connections.
     assert all(_reaches_loopback(host) for host in (None, "", "0.0.0.0", "127.0.0.1"))
     assert not any(_reaches_loopback(host) for host in ("::", "127.0.0.2", "192.168.1.5"))
+
+
+def test_the_stacks_bots_each_connect_from_an_address_of_their_own_where_it_binds():
+    """Not the person's 127.0.0.1: bots playing on in rooms she left must not spend her
+    address's pace. Where the server is no 127.x address, a 127.x source cannot reach it."""
+    if sys.platform == "linux":  # every 127.x address binds; macOS configures 127.0.0.1 alone
+        first = list(itertools.islice(bot_addresses("127.0.0.1"), 300))
+        assert first[:3] == ["127.1.0.1", "127.1.0.2", "127.1.0.3"] and len(set(first)) == 300
+        assert all(is_loopback(address) for address in first)
+    assert next(bot_addresses("192.168.1.5")) is None and next(bot_addresses("::1")) is None
 
 
 def test_a_stack_on_another_address_adds_the_loopback_listener_the_handlers_post_to():
