@@ -225,7 +225,8 @@ def test_a_view_arriving_during_a_tap_does_not_swallow_it(stack, phones):
         host.mouse.down()
         held_from, before = time.monotonic(), len(frames)
         kit.locator("main .panel button.big").first.click()  # Join
-        joined = lambda name=name, before=before: any(name in f for f in frames[before:])  # noqa: E731
+        # Her name as a JSON string: "Mo" alone is in the bot Mochi's every view.
+        joined = lambda name=name, before=before: any(f'"{name}"' in f for f in frames[before:])  # noqa: E731
         _eventually(host, joined, timeout=20)
         held = time.monotonic() - held_from
         host.mouse.up()

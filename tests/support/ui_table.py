@@ -120,6 +120,8 @@ class Phone:
     #: Refusals of a tap that crossed a new view (a real player's race too): allowed.
     raced: list[str] = field(default_factory=list)
     phases: list[str] = field(default_factory=list)
+    #: The last button the table tapped: (phase, seq, its text).
+    last_tapped: tuple[str, str, str] | None = None
 
     @property
     def phase(self) -> str:
@@ -227,6 +229,10 @@ class UiTable:
         if screen["error"] and screen["error"] not in phone.errors + phone.raced:
             tapped_this_screen = phone.acted_on and phone.acted_on[2] == screen["seq"]
             (phone.errors if tapped_this_screen else phone.raced).append(screen["error"])
+            # Where it was refused, for a failure's captured output (the list holds the words).
+            print(f"[{phone.name}] {'refused' if tapped_this_screen else 'raced'} on "
+                  f"{screen['phase']} (seq {screen['seq']}) after tapping "
+                  f"{phone.last_tapped!r}: {screen['error']}", flush=True)  # fmt: skip
         self._notice(phone, screen)
         # A screen is what the server sent (seq) plus what the player toggled on it.
         key = (screen["seq"], screen["heading"],
@@ -237,7 +243,9 @@ class UiTable:
         choice = self._choose(screen, lazy)
         if choice is not None:
             phone.acted_on = (key, now, screen["seq"])
-            phone.tap(next(b for b in screen["buttons"] if b["index"] == choice), screen["seq"])
+            button = next(b for b in screen["buttons"] if b["index"] == choice)
+            phone.last_tapped = (screen["phase"], screen["seq"], button["text"])
+            phone.tap(button, screen["seq"])
 
     def _choose(self, screen: dict, lazy: bool) -> int | None:
         """The button a player would tap on this screen (None: nothing to do)."""

@@ -5,7 +5,7 @@ import pytest
 
 from engine.burn_the_witch import apply, new_game, start
 from engine.burn_the_witch.game import BurnTheWitch
-from engine.burn_the_witch.state import Dealt, GameState, Settings
+from engine.burn_the_witch.state import Dealt, GameState, Identity, Settings
 from engine.errors import IllegalAction
 from engine.rng import Rng
 
@@ -23,7 +23,7 @@ def rig(houses: list[list[str]], seed: int = 1, first: str = "Ann", **settings) 
     for player, identities in zip(state.players, houses, strict=True):
         assert len(identities) == len(player.villagers)
         for villager, identity in zip(player.villagers, identities, strict=True):
-            villager.identity = identity
+            villager.identity = Identity(identity)  # assignment is not validated
         player.dealt = Dealt(
             innocents=sum(i != W for i in identities),
             devout=identities.count(D),
