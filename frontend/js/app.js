@@ -22,6 +22,7 @@ function errorText(code, params = {}) {
 
 const app = {
   view: null,      // the newest view (lobby or game)
+  shown: null,     // the view the screen on display was drawn from (a tap's move names its step)
   // First: opening a seat's link lets go of any seat this phone had, before it is read.
   taking: takenSeatLink(), // {room, key}: a seat's one-time link this page was opened with
   seat: readSeat(),
@@ -87,7 +88,7 @@ async function main() {
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
   connection = new Connection(url, {
     seat: () => app.seat,
-    step: () => stepKey(app.view),
+    step: () => stepKey(app.shown ?? app.view), // a move's step: the screen's, as in send
     onMessage: onMessage,
     onState: () => renderStatus(), // the screen itself changes only with a message
     // A move the server did not take, twice (throttled, or its Lambda failed): say so.
@@ -252,7 +253,7 @@ function toLobby() {
 function forgetSeat() {
   if (connection) connection.forgetView();
   app.seat = null;
-  app.view = null;
+  app.view = app.shown = null;
   localStorage.removeItem(KEYS.seat);
   keepAwake(); // no seat: the screen may sleep again
 }
@@ -262,10 +263,15 @@ function forgetSeat() {
 // copy of the server's ROOM_ACTIONS (service/commands.py; tests/service/test_protocol_lists.py).
 const ROOM_ACTIONS = new Set(["create_room", "join", "resume", "watch", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key", "seat_link", "take_seat"]);
 
+// The step is the screen's: a view of the next step that arrived under the finger is drawn
+// only after the tap (js/redraw.js), and the tap was made on what the screen showed. Named
+// with the newer view's step, a tap on the last step's button was refused as impossible at
+// that step (or taken there); named with its own, it is a late move, dropped in silence.
 function send(action, fields = {}) {
   app.error = null;
   app.lastMove = { action, control: describe(app.tapped) };
-  const step = app.view && !ROOM_ACTIONS.has(action) ? { step: app.view.step } : {};
+  const shown = app.shown ?? app.view;
+  const step = shown && !ROOM_ACTIONS.has(action) ? { step: shown.step } : {};
   connection.send({ action, ...fields, ...step });
 }
 
@@ -280,6 +286,7 @@ function render() {
   renderStatus();
   const focused = document.activeElement && screen.contains(document.activeElement) ? document.activeElement.id : null;
   const v = app.view;
+  app.shown = v;
   const key = stepKey(v);
   const newStep = key !== app.lastPhaseKey;
   if (newStep) { app.lastPhaseKey = key; app.draft = {}; } // before drawing: no choice carries over
