@@ -10,7 +10,7 @@ import { Connection } from "./connection.js";
 import { GAMES, DEFAULT_GAME, gameOf, gameByKey, addHostedGames } from "./games.js";
 import { lobbyScreen, hostTools, seatLinkPanel } from "./lobby.js";
 import * as strip from "./strip.js";
-import { setClock, everyTick } from "./clock.js";
+import { setClock, everyTick, atOneInstant } from "./clock.js";
 import { keepScreenOn } from "./awake.js";
 
 // A refusal in the player's language: `error_<code>` with its params (every code the server
@@ -282,7 +282,12 @@ function announce(text) { announcer.textContent = text; }
 function keepAwake() { keepScreenOn(Boolean(app.seat)); }
 
 // -- rendering ------------------------------------------------------------------------------
+// The strip's countdown and the screen's own clock read one instant (js/clock.js).
 function render() {
+  atOneInstant(drawScreen);
+}
+
+function drawScreen() {
   renderStatus();
   const focused = document.activeElement && screen.contains(document.activeElement) ? document.activeElement.id : null;
   const v = app.view;

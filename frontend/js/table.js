@@ -11,7 +11,7 @@ import { t, loadLanguage, currentLanguage, LANGUAGES } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { gameOf, addHostedGames } from "./games.js";
 import * as strip from "./strip.js";
-import { setClock, everyTick } from "./clock.js";
+import { setClock, everyTick, atOneInstant } from "./clock.js";
 import { narrate, isMuted, setMuted } from "./narration.js";
 
 const params = new URLSearchParams(location.search);
@@ -160,7 +160,12 @@ function renderStatus() {
   ].filter(Boolean));
 }
 
+// The strip's countdown and the screen's own clock read one instant (js/clock.js).
 function render() {
+  atOneInstant(drawScreen);
+}
+
+function drawScreen() {
   renderStatus();
   const v = state.view;
   const shown = room.match(/.{1,4}/g)?.join(" ") ?? "";
