@@ -38,6 +38,10 @@ POLLER_RESTART_DELAY = 1.0  # seconds: a poller that keeps failing does not spin
 #: refused. A system that configures 127.0.0.1 alone (macOS) cannot bind these: its bots
 #: share the person's address, as before.
 BOT_ADDRESS_PREFIX = "127.1"
+#: How long stopping waits for the bots' sockets to close (each waits for its $disconnect).
+BOTS_CLOSE_SECONDS = 5.0
+#: A step of stopping slower than this is reported.
+SLOW_STOP_SECONDS = 2.0
 
 
 @dataclass
@@ -182,13 +186,21 @@ class LocalStack:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         # Side by side: each close waits for its $disconnect, and a long `make dev` (or a
-        # test module's stack) has seated dozens of bots.
-        await asyncio.gather(*(bot.close() for bot in self._bots), return_exceptions=True)
+        # test module's stack) has seated dozens of bots. At most BOTS_CLOSE_SECONDS: on a
+        # busy machine their $disconnects queue for the workers; the gateway closes the
+        # rest below, with its own bound.
+        started = time.monotonic()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(bot.close() for bot in self._bots),
+                                                  return_exceptions=True), BOTS_CLOSE_SECONDS)  # fmt: skip
+        started = _slow_stop_step("the bots' sockets", started)
         if self.gateway is not None:
             await self.gateway.close_all()
+            started = _slow_stop_step("the phones' sockets", started)
         if self._runner is not None:
             await self._runner.cleanup()
         await asyncio.to_thread(self.lambdas.close)
+        started = _slow_stop_step("the Lambda workers", started)
         if self.moto is not None:
             self.moto.stop()
 
@@ -340,6 +352,15 @@ def lan_address() -> str | None:
         except OSError:
             return None
     return None if address.startswith("127.") else address
+
+
+def _slow_stop_step(what: str, started: float) -> float:
+    """Says how long a step of stopping took when it was slow (a Ctrl-C that hangs says
+    where); the time it ended."""
+    now = time.monotonic()
+    if now - started > SLOW_STOP_SECONDS:
+        print(f"[stop] closing {what} took {now - started:.1f} s", flush=True)
+    return now
 
 
 def bot_addresses(server: str) -> Iterator[str | None]:

@@ -103,7 +103,10 @@ class LocalStackProcess:
             return self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            raise
+            self.process.wait(10)
+            # What it was doing: its "[stop]" lines say which step of stopping was slow.
+            raise AssertionError(f"the local stack did not stop within {timeout:g} s of "
+                                 "Ctrl-C; its last output:\n" + "".join(self.lines[-30:])) from None  # fmt: skip
 
 
 async def until(predicate, timeout: float = 5, what: str = "a condition", cats=()) -> None:
