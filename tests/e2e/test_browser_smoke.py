@@ -199,7 +199,11 @@ def test_the_create_form_names_the_game_and_a_seat_kept_under_the_old_key_is_kep
       localStorage.removeItem("party.lang");
     }""")
     page.reload()
-    expect(page.get_by_role("heading", level=1)).to_have_text(_strings("uk")("lobby", code=code))
+    # A reload loads the page, opens a socket and resumes the seat: three round trips that a
+    # loaded CI machine took over 5 s to make once.
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        _strings("uk")("lobby", code=code), timeout=15_000
+    )
     expect(page.locator("main .game-name")).to_contain_text("Спіймай відьму")
     keys = page.evaluate("Object.keys(localStorage)")
     assert {"party.seat", "party.lang"} <= set(keys), keys
