@@ -215,9 +215,10 @@ def test_a_view_arriving_during_a_tap_does_not_swallow_it(stack, phones):
 
     # The lobby: the host's finger is on "Custom" (role set) when a join redraws the seats.
     # A loaded machine may take longer than a held tap lasts to seat the joiner: then the
-    # host lets go, sets the roles back and another friend joins (up to three tries).
+    # host lets go, sets the roles back and another friend joins (up to five tries: a
+    # loaded CI machine once took over 4.5 s for each of three).
     custom = host.get_by_role("button", name="Custom", exact=True)
-    for tries, name in enumerate(("Kit", "Lea", "Mo"), 1):
+    for tries, name in enumerate(("Kit", "Lea", "Mo", "Ned", "Ola"), 1):
         kit = phones()
         kit.goto(f"{stack.http_url}/?room={code}")
         kit.fill("#name", name)
@@ -238,7 +239,7 @@ def test_a_view_arriving_during_a_tap_does_not_swallow_it(stack, phones):
             "aria-pressed", "true", timeout=10_000
         )
     else:
-        raise AssertionError("no join reached the host within a held tap in three tries")
+        raise AssertionError("no join reached the host within a held tap in five tries")
     expect(custom).to_have_attribute("aria-pressed", "true", timeout=10_000)
 
     # A game step: the finger is on Ready when Kit's phone goes offline (a view to the host).
