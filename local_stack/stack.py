@@ -200,7 +200,7 @@ class LocalStack:
         if self._runner is not None:
             await self._runner.cleanup()
         await asyncio.to_thread(self.lambdas.close)
-        started = _slow_stop_step("the Lambda workers", started)
+        _slow_stop_step("the Lambda workers", started)
         if self.moto is not None:
             self.moto.stop()
 

@@ -88,7 +88,7 @@ async function main() {
   const url = config.websocket_url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/prod`;
   connection = new Connection(url, {
     seat: () => app.seat,
-    step: () => stepKey(app.shown ?? app.view), // a move's step: the screen's, as in send
+    step: () => stepKey(onScreen()), // a move's step: the screen's, as in send
     onMessage: onMessage,
     onState: () => renderStatus(), // the screen itself changes only with a message
     // A move the server did not take, twice (throttled, or its Lambda failed): say so.
@@ -263,6 +263,9 @@ function forgetSeat() {
 // copy of the server's ROOM_ACTIONS (service/commands.py; tests/service/test_protocol_lists.py).
 const ROOM_ACTIONS = new Set(["create_room", "join", "resume", "watch", "leave", "settings", "reorder", "kick", "hand_over", "start", "rematch", "room_options", "ping", "cover", "replay", "new_table_key", "seat_link", "take_seat"]);
 
+// The view on the screen (before the first drawing, the newest).
+function onScreen() { return app.shown ?? app.view; }
+
 // The step is the screen's: a view of the next step that arrived under the finger is drawn
 // only after the tap (js/redraw.js), and the tap was made on what the screen showed. Named
 // with the newer view's step, a tap on the last step's button was refused as impossible at
@@ -270,7 +273,7 @@ const ROOM_ACTIONS = new Set(["create_room", "join", "resume", "watch", "leave",
 function send(action, fields = {}) {
   app.error = null;
   app.lastMove = { action, control: describe(app.tapped) };
-  const shown = app.shown ?? app.view;
+  const shown = onScreen();
   const step = shown && !ROOM_ACTIONS.has(action) ? { step: shown.step } : {};
   connection.send({ action, ...fields, ...step });
 }
