@@ -12,6 +12,7 @@ import { addStrings, loadLanguage, currentLanguage } from "./i18n.js";
 // by tests/e2e/test_frontend_modules.py.
 import "./games/catch_the_witch/chips.js";
 import "./games/catch_the_witch/common.js";
+import "./games/catch_the_witch/cover.js";
 import "./games/catch_the_witch/day.js";
 import "./games/catch_the_witch/end.js";
 import "./games/catch_the_witch/icons.js";

@@ -11,14 +11,11 @@ during a tap, in the lobby and in a step), test_browser_first_tap.py (the Chief'
 tap on a fresh proposal), test_browser_strip.py (a tracker tapped beside the countdown)."""
 
 import re
-from pathlib import Path
 
 import pytest
 
-from tests.support.ui_table import PHONE
+from tests.support.module_page import FRONTEND, module_page
 
-FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
-SITE = "http://redraw.test"
 REDRAW = (FRONTEND / "js" / "redraw.js").read_text()
 HOLD_MAX_MS = int(re.search(r"export const HOLD_MAX_MS = (\d+);", REDRAW).group(1))
 TAP_SETTLE_MS = int(re.search(r"export const TAP_SETTLE_MS = (\d+);", REDRAW).group(1))
@@ -43,30 +40,12 @@ SETUP_JS = """async () => {
   window.redraw = redraw;
   window.draw();
 }"""
-PAGE = '<!doctype html><meta name="viewport" content="width=device-width"><main id="screen"></main>'
 
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport=PHONE, has_touch=True)
-
-    def serve(route):
-        path = route.request.url.split("?")[0][len(SITE) :].lstrip("/")
-        if path == "redraw.html":
-            route.fulfill(body=PAGE, content_type="text/html")
-        elif (FRONTEND / path).is_file():
-            route.fulfill(path=FRONTEND / path)
-        else:
-            route.fulfill(status=404)
-
-    context.route(f"{SITE}/**", serve)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{SITE}/redraw.html")
-    page.evaluate(SETUP_JS)
-    yield page
-    assert errors == []
+    with module_page(browser, "redraw", SETUP_JS) as page:
+        yield page
 
 
 def _finger_down_on_the_button(page) -> None:

@@ -4,6 +4,7 @@
 import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { showSecrets } from "./secrets.js";
+import { noteView } from "./cover.js";
 import { MORNING_SCREENS } from "./morning.js";
 import { DAY_SCREENS } from "./day.js";
 import { END_SCREENS } from "./end.js";
@@ -89,26 +90,9 @@ export function vibration(previous, v) {
   return previous && v && publicStepKey(previous) !== publicStepKey(v) && !isOver(previous) ? 120 : 0;
 }
 
-// Hook for the shell: a view arrived. On a guarding day the Knight's phone sends two frames
-// in the place choice (Guard, then his guard place once the others have chosen); so every
-// phone in human form sends two on every day, whatever its role and whether he guards: its
-// place, then a cover frame (answered by nothing) a tap's time later. The Knight sends the
-// cover too when he gathers, and not when he guards. The cover names the step it covers,
-// as a move does; it may leave after that step has ended (docs/security.md).
-const COVER_DELAY_MS = [800, 4000];
-let coveredStep = null;
-let shown = null; // the newest view: a Knight who turns to Guard before his cover leaves sends none
-
-export function afterView(v, ctx) {
-  shown = v;
-  const me = v.me;
-  if (v.phase !== "place_choice" || !me || me.form !== "human" || me.away || !me.place) return;
-  if (coveredStep === v.step) return;
-  const step = (coveredStep = v.step);
-  const [least, most] = COVER_DELAY_MS;
-  setTimeout(() => {
-    if (!(shown.me && shown.me.guarding)) ctx.cover(step); // today's Guard, in any step
-  }, least + Math.random() * (most - least));
+// Hook for the shell: a view arrived (the place choice's cover, cover.js, reads the newest).
+export function afterView(v) {
+  noteView(v);
 }
 
 function publicStepKey(v) {

@@ -7,6 +7,7 @@ import { h } from "../../dom.js";
 import { t } from "../../i18n.js";
 import { label, icon, doneButton, placeButtons, timeGauge, isSpectator } from "./common.js";
 import { PLACE_INGREDIENT } from "./icons.js";
+import { coverPlace } from "./cover.js";
 
 function roleCheck(v, me, ctx) {
   if (!me) return h("h2", {}, t("role_check"));
@@ -72,21 +73,24 @@ function secondButton(v, me, ctx) {
   }
   return h("button", { class: "secondary wide", onclick: () => {
     const place = v.open_places[Math.floor(Math.random() * v.open_places.length)];
-    choosePlace(me, ctx, place);
+    choosePlace(v, ctx, place);
   } }, `🎲 ${t("any_place")}`);
 }
 
-// A place (the Herbalist's restore, chosen in the hold panel, goes with it: RULES §6.2).
-export function choosePlace(me, ctx, place) {
+// A place (the Herbalist's restore, chosen in the hold panel, goes with it: RULES §6.2),
+// then its cover (cover.js).
+export function choosePlace(v, ctx, place) {
+  const me = v.me;
   const restore = me.role === "herbalist" ? (ctx.draft.restore ?? me.restore) : null;
   ctx.send("choose_place", restore ? { place, restore } : { place });
+  coverPlace(v.step, ctx);
 }
 
 function placeChoice(v, me, ctx) {
   if (isSpectator(me)) return spectatorNight(v);
   const chosen = me.guarding ? null : me.place ?? null;
   return h("div", {}, h("h2", {}, t("choose_place")), duck(v),
-    placeButtons(v, chosen, (place) => choosePlace(me, ctx, place)),
+    placeButtons(v, chosen, (place) => choosePlace(v, ctx, place)),
     secondButton(v, me, ctx),
     h("p", { class: "muted hint" }, t("place_hint")));
 }

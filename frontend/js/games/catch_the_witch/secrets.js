@@ -196,7 +196,7 @@ function abilityButtons(p, v, me) {
       return h("button", { class: "card", "aria-pressed": String(restoringNow() === c.name), onclick: () => {
         ctx.draft.restore = restoringNow() === c.name ? "" : c.name;
         // It goes with her place; before she has one, a ping, as a suspect marked.
-        if (state.view.me.place) choosePlace(state.view.me, ctx, state.view.me.place);
+        if (state.view.me.place) choosePlace(state.view, ctx, state.view.me.place);
         else ctx.refresh();
         draw();
       } }, `🐸 ${c.name}`);
