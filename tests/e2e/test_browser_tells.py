@@ -105,6 +105,7 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
     # machine missed the timer): the untouched pop-up is read in the first layout, then every
     # phone taps its place and No spell, then the tapped pop-ups are read in every layout.
     witches_untouched: list[str] = []  # problems in the untouched pop-ups, once read
+    witches_day: list[int] = []  # the day they were compared on (the days before: missed)
 
     def wait_to_be_measured(screen, lazy):
         tapping = screen["phase"] == "witches" and witches_untouched
@@ -124,6 +125,17 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
             no_spell = _no_spell_button(screen)
             if _placed(screen) and no_spell and no_spell["pressed"] != "true":
                 return no_spell["index"]
+        if "witches" not in measured and screen["turn"]:
+            # A loaded machine can miss the witches' 15 s: they are read on a later day. Till
+            # then the game goes on: nobody is exiled, and the witch spoils the ritual (three
+            # good ones win the seals at 4 cats).
+            enabled = [b for b in screen["buttons"] if not b["disabled"]]
+            if screen["phase"] == "vote":
+                skip = next((b for b in enabled if "skip" in b["cls"].split()), None)
+                return skip["index"] if skip and skip["pressed"] != "true" else None
+            nightshade = [b for b in enabled if b["inGrid"] and "☠" in b["text"]]
+            if screen["phase"] == "ritual" and nightshade and acting[-1] is roles["witch"]:
+                return None if nightshade[0]["pressed"] == "true" else nightshade[0]["index"]
         return plays(screen, lazy)
 
     knight = roles["knight"]
@@ -131,7 +143,10 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
 
     guard_began: list[float] = []
 
+    acting: list = [None]  # the phone whose screen is being chosen on (act, below)
+
     def act(phone, lazy):
+        acting[-1] = phone
         if phone is knight and "place_choice" in measured and "guard" not in measured:
             phase = phone.screen()["phase"]  # he guards (tapped below): no place to tap
             if phone.phase != phase:
@@ -139,7 +154,7 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
             return
         if phone is knight and phone.screen()["phase"] == "guard":
             # He reads the counts before he taps, as a Knight does: the others' phones send
-            # their covers meanwhile (index.js, COVER_DELAY_MS: at most 4 s).
+            # their covers meanwhile (cover.js, COVER_DELAY_MS: at most 4 s).
             guard_began.append(guard_began[0] if guard_began else time.monotonic())
             if time.monotonic() - guard_began[0] < 4.5:
                 return
@@ -206,16 +221,31 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
                 witches_untouched[:] = ["read", *(f"untouched: {p}" for p in problems)]
                 return False  # now the phones tap
             measured[phase] = problems
+            if phase == "witches":
+                witches_day.append(frames[roles["villager"].name].step[0])
             if phase == "place_choice":  # the Knight guards tonight: the guard step follows
                 knight.page.locator("main button", has_text="Guard").first.click()
         seen = {p for phone in table.phones for p in phone.phases}
-        return set(SECRET_STEPS) <= set(measured) or "game_over" in seen
+        # The witches' step compared has ended on every phone: its frames are all in.
+        witches_ended = witches_day and all(
+            (witches_day[0], "witches") in log.ended() for log in frames.values()
+        )
+        return (set(SECRET_STEPS) <= set(measured) and witches_ended) or "game_over" in seen
 
     table._choose = wait_to_be_measured
     table._act = act
     # The phones act in a new order each round: who taps last (one frame fewer) is anyone.
     table.play(until=compare_when_all_show_one_step, timeout=420, shuffle=True)
-    assert {"place_choice", "guard", "witches", "evening", "discussion"} <= set(measured), measured
+    assert {"place_choice", "guard", "witches", "evening", "discussion"} <= set(measured), (
+        measured,
+        witches_untouched,
+        {phone.name: phone.phases for phone in table.phones},
+    )
+    # A day whose witches' 15 s ended before the phones had all tapped (a loaded machine) is
+    # no day to compare their frames: the phones tapped unalike, by the harness's lateness.
+    missed = {(day, "witches") for day in range(1, witches_day[0])}
+    if missed:  # the game went on to a later day: its place choice's covers land (≤ 4 s)
+        time.sleep(4.5)
     # Every difference found, in full (an assertion's diff is cut short).
     found = {"differences": measured, "layouts_read": layouts_read}
     (ARTIFACTS / "tells-differences.json").write_text(json.dumps(found, indent=1))
@@ -231,7 +261,7 @@ def test_a_witch_the_knight_the_seer_and_a_villager_look_alike_in_every_secret_s
     # same lengths (the ritual's members, public, are compared with members only).
     logs = {role: frames[phone.name] for role, phone in roles.items()}
     ended = set.intersection(*(set(log.ended()) for log in logs.values()))
-    compared = sorted(step for step in ended if step[1] in SECRET_STEPS)
+    compared = sorted(step for step in ended if step[1] in SECRET_STEPS and step not in missed)
     assert {phase for _day, phase in compared} >= {"place_choice", "witches", "discussion"}, (
         compared
     )
