@@ -99,12 +99,15 @@ class Table:
         self.audit(name, screen)
         if hold is not None and hold(screen):
             return
+        # What the tap was made on, not which view drew it: another player's move can bring
+        # a new view of the same buttons before the server has taken this one's tap (a lock
+        # tapped again there is refused: "Your point is locked").
         key = (
-            screen["seq"],
+            screen["phase"],
             tuple((b["text"], b["pressed"], b["disabled"]) for b in screen["buttons"]),
         )
         if self.acted.get(name, (None, 0))[0] == key and time.monotonic() - self.acted[name][1] < 5:
-            return  # tapped on this very screen: wait for the server's answer
+            return  # tapped on a screen that looks the same: wait for the server's answer
         index = choose(screen, self.rng)
         if index is None:
             return
