@@ -27,7 +27,6 @@ import argparse
 import asyncio
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from local_stack.bot_client import BOT_NAMES, BotClient
-from tests.support.local_stack_process import LocalStackProcess
+from tests.support.local_stack_process import LocalStackProcess, StackDidNotStop
 
 VICTIM_ADDRESS = "127.0.0.2"
 FLOOD_ADDRESS = "127.0.0.3"
@@ -179,8 +178,8 @@ def main() -> None:
     finally:
         try:
             stack.interrupt(timeout=120)
-        except subprocess.TimeoutExpired:
-            print("(the local stack was killed: it did not stop within 120 s)")
+        except StackDidNotStop as stuck:
+            print(f"({stuck})")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from local_stack.bot_client import BOT_NAMES, BotClient
-from tests.support.local_stack_process import LocalStackProcess
+from tests.support.local_stack_process import LocalStackProcess, StackDidNotStop
 
 ROOM_ACTIONS = {"ping", "create_room", "join", "start", "leave"}
 
@@ -101,8 +100,8 @@ def main() -> None:
     finally:
         try:  # a stack with a backlog of queued invocations may take a while to stop
             stack.interrupt(timeout=120)
-        except subprocess.TimeoutExpired:
-            print("(the local stack was killed: it did not stop within 120 s)")
+        except StackDidNotStop as stuck:
+            print(f"({stuck})")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,11 @@ BOT_TIME_SCALE = 10.0
 REAL_TIME = 1.0
 
 
+class StackDidNotStop(AssertionError):
+    """Ctrl-C did not stop the stack in time: it was killed (a test fails with its output;
+    a bench says so and goes on)."""
+
+
 class LocalStackProcess:
     def __init__(
         self, *args: str, time_scale: float = REAL_TIME, env: dict[str, str] | None = None
@@ -105,8 +110,8 @@ class LocalStackProcess:
             self.process.kill()
             self.process.wait(10)
             # What it was doing: its "[stop]" lines say which step of stopping was slow.
-            raise AssertionError(f"the local stack did not stop within {timeout:g} s of "
-                                 "Ctrl-C; its last output:\n" + "".join(self.lines[-30:])) from None  # fmt: skip
+            raise StackDidNotStop(f"the local stack did not stop within {timeout:g} s of "
+                                  "Ctrl-C (killed); its last output:\n" + "".join(self.lines[-30:])) from None  # fmt: skip
 
 
 async def until(predicate, timeout: float = 5, what: str = "a condition", cats=()) -> None:
