@@ -121,7 +121,8 @@ function onMessage(message) {
     const before = app.view;
     app.view = message.view;
     app.seq = message.seq;
-    // The game may answer a view with a frame of its own (Catch the Witch: a cover frame).
+    // The game hears every view as it arrives, drawn or not (Catch the Witch: the newest, which
+    // its place choice's cover reads: a Knight who has turned to Guard sends none).
     const game = app.view.phase !== "lobby" ? gameOf(app.view) : null;
     if (game && game.afterView) game.afterView(app.view, ctx);
     // An error stays until a view of another step: the step it was about is over.
